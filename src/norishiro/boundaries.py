@@ -1,0 +1,354 @@
+"""Where a text may be cut, level by level: paragraph > line > sentence > clause > word > grapheme.
+
+A *cut* is a position ``p`` (a Python ``str`` index, ``0 < p <= len(text)``) such that the
+separator stays attached to the piece before it: the text is split into ``text[:p]`` and
+``text[p:]``. Every cut returned here is a grapheme-cluster boundary, so a chunker that only
+uses these cuts never splits an emoji sequence, a combining mark or a CRLF.
+
+Sentence rules cover Japanese, English and both mixed (see ``sentence_cuts``). They are
+regex-driven: candidate terminators are found with one pass of a compiled pattern, then
+checked locally, so the cost grows with the number of terminators, not characters.
+"""
+from __future__ import annotations
+
+import bisect
+from enum import IntEnum
+from typing import Iterator
+
+import regex
+
+__all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level", "is_grapheme_boundary"]
+
+
+class Level(IntEnum):
+    """Boundary levels, coarsest first. A cut at a coarser level is also a cut at finer ones."""
+
+    PARAGRAPH = 0
+    LINE = 1
+    SENTENCE = 2
+    CLAUSE = 3
+    WORD = 4
+    GRAPHEME = 5
+
+
+LEVEL_NAMES = [lv.name.lower() for lv in Level]
+
+
+def parse_level(name: str | Level) -> Level:
+    if isinstance(name, Level):
+        return name
+    try:
+        return Level[name.upper()]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r}; choose one of {', '.join(LEVEL_NAMES)}") from None
+
+
+# Characters that must never start a piece: they extend the grapheme before them.
+_EXTEND = regex.compile(
+    r"[\p{Grapheme_Cluster_Break=Extend}\p{Grapheme_Cluster_Break=ZWJ}"
+    r"\p{Grapheme_Cluster_Break=SpacingMark}]+"
+)
+_GRAPHEME = regex.compile(r"\X", regex.DOTALL)
+
+_NL = r"(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])"
+_HSPACE = r"[^\S\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]"
+# A blank-line run: a newline followed by at least one more (whitespace-only lines included).
+_PARAGRAPH = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})+")
+# A line ends after its newline; a run of blank lines is one separator (no cut inside it).
+_LINE = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})*")
+
+# Where a new line evidently begins although its newline was lost (PDF/EHR exports):
+# after a sentence end, before a label ("病理結果（2/20）：", "S）", "Impression:"), a bullet,
+# a numbered item, a 【header】 or a date; between the rows of a flattened Markdown table
+# ("| a || b |"); before a dated row glued to the previous row of a tab-separated table.
+_LINE_START = regex.compile(
+    r"(?:[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]{1,16}(?:[（(][^）)\n]{1,20}[）)])?[：:](?![/\d])"
+    r"|[SOAP][）)]|[・●○■□◆◇▶►•※]|[-*] |#\d|[（(]\d{1,2}[）)]|\d{1,2}[.．)）]\s?(?=\D)|[①-⑳]|【|\d{4}[/年.-]\d{1,2})"
+)
+_GLUED_LINE = regex.compile(
+    r"(?<=\|)(?=\|)|(?<=\S)(?=[【■◆●])"
+    r"|(?<=[\d%])(?=\d{4}/\d{1,2}/\d{1,2}\t)"  # ...0.71|2026/02/24<TAB>...
+    r"|(?<![A-Za-z0-9\t])(?<=\S)(?=[A-Za-z]{1,3}\d{0,3}\t\d{4}/\d{1,2}/\d{1,2}\t)"  # ...75%|C5<TAB>2026/1/8
+    r"|(?<=(?:/[dmμu]?[Ll]|mmHg|/分))(?=[A-Z][A-Za-z0-9-]{1,7} ?[\d<>≦≧])"  # ...mEq/L|CRP 18.6
+)
+
+_OPENERS = "「『（(【［〈《〔｛[{“‘"
+_CLOSERS = "」』）)】］〉》〕｝]}”’"
+_PAIR = dict(zip(_CLOSERS, _OPENERS))
+_BRACKET_EVENTS = regex.compile(
+    "[" + regex.escape(_OPENERS + _CLOSERS) + "]|" + _NL
+)
+# A run of terminators, the brackets/quotes that close right after it, trailing spaces.
+_SENTENCE_CAND = regex.compile(
+    r"(?P<term>[。｡！？!?．.]+)(?P<close>[" + regex.escape(_CLOSERS) + r"\"']*)(?P<space>" + _HSPACE + "*)"
+)
+_CLAUSE = regex.compile(r"(?:[、，；：､](?P<sp1>" + _HSPACE + r"*)|[,;:](?P<sp2>" + _HSPACE + r"+|(?=[^\x00-\x7f])))")
+# Word level: after a run of white space; between a kana/kanji run and the next script
+# (Japanese has no spaces, and a cut after particles is the least harmful place).
+_WORD = regex.compile(
+    r"\s+(?=\S)|(?<=\p{Hiragana})(?=[\p{Han}\p{Katakana}A-Za-z0-9Ａ-Ｚａ-ｚ０-９])"
+    r"|(?<=[\p{Han}\p{Katakana}ー])(?=[A-Za-z0-9(（「【])|(?<=[・／/])(?=\S)"
+)
+_QUOTATIVE = "とっ"
+_ABBREVIATIONS = frozenset(
+    """mr mrs ms dr prof sr jr st vs etc al fig figs no nos vol vols ver ed eds approx dept
+    inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e cf ca rp pp op cit
+    ref refs tab eq eqs sec ch max min avg sd resp b.i.d t.i.d q.d q.i.d p.o p.r.n h.s
+    mt mts ft lt col gen gov mg ml dl kg cm mm sq viz approx est dept univ""".split()
+)
+_MAX_QUOTE = 240  # an opening bracket left open longer than this is treated as stray
+_LATIN_LOWER = regex.compile(r"\p{Ll}")
+_CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+
+
+def is_grapheme_boundary(text: str, p: int) -> bool:
+    """True when position ``p`` does not fall inside a grapheme cluster of ``text``."""
+    if p <= 0 or p >= len(text):
+        return True
+    start = max(0, p - 64)
+    # Walk back to a position that is certainly a boundary (after a newline or at 0).
+    while start > 0 and text[start - 1] not in "\n":
+        start -= 1
+        if p - start > 4096:
+            break
+    for m in _GRAPHEME.finditer(text, start, min(len(text), p + 64)):
+        if m.end() == p:
+            return True
+        if m.end() > p:
+            return False
+    return False
+
+
+def _snap(text: str, p: int) -> int:
+    """Move a cut forward past combining marks / joiners so it sits on a grapheme boundary."""
+    if p < len(text):
+        m = _EXTEND.match(text, p)
+        if m:
+            return m.end()
+    return p
+
+
+class Boundaries:
+    """Cut positions of one text, per level, computed lazily and cached.
+
+    Paragraph, line, sentence and clause cuts are computed for the whole text on first use;
+    word and grapheme cuts only inside the window a caller asks for, because a long English
+    text has a word cut every few characters and most chunks never need them.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self._whole: dict[Level, list[int]] = {}
+
+    # -- whole-text levels ---------------------------------------------------------------
+    def cuts(self, level: Level) -> list[int]:
+        """Sorted cuts of exactly this level (paragraph..clause), end of text excluded."""
+        level = parse_level(level)
+        got = self._whole.get(level)
+        if got is None:
+            if level is Level.PARAGRAPH:
+                got = self._regex_cuts(_PARAGRAPH)
+            elif level is Level.LINE:
+                got = self._line_cuts()
+            elif level is Level.SENTENCE:
+                got = sentence_cuts(self.text)
+            elif level is Level.CLAUSE:
+                got = self._regex_cuts(_CLAUSE)
+            else:
+                raise ValueError("word and grapheme cuts are windowed: use window_cuts()")
+            self._whole[level] = got
+        return got
+
+    def _line_cuts(self) -> list[int]:
+        """Newlines, plus sentence ends and glued spots where a new line evidently begins."""
+        text = self.text
+        cuts = set(self._regex_cuts(_LINE))
+        for p in sentence_cuts(text):
+            if _LINE_START.match(text, p):
+                cuts.add(p)
+        for p in self._regex_cuts(_GLUED_LINE):
+            cuts.add(p)
+        return sorted(cuts)
+
+    def _regex_cuts(self, pattern: regex.Pattern) -> list[int]:
+        text, n = self.text, len(self.text)
+        out = []
+        for m in pattern.finditer(text):
+            p = _snap(text, m.end())
+            if 0 < p < n and (not out or out[-1] != p):
+                out.append(p)
+        return out
+
+    def window_cuts(self, level: Level, lo: int, hi: int) -> list[int]:
+        """Cuts of exactly ``level`` in the open-closed window ``(lo, hi]``."""
+        level = parse_level(level)
+        text, n = self.text, len(self.text)
+        hi = min(hi, n)
+        if hi <= lo:
+            return []
+        if level <= Level.CLAUSE:
+            arr = self.cuts(level)
+            return arr[bisect.bisect_right(arr, lo): bisect.bisect_right(arr, hi)]
+        out: list[int] = []
+        if level is Level.WORD:
+            # look a little past hi so that a look-ahead sees real context
+            for m in _WORD.finditer(text, lo, min(n, hi + 1)):
+                p = _snap(text, m.end())
+                if lo < p <= hi and p < n and (not out or out[-1] != p):
+                    out.append(p)
+            return out
+        # GRAPHEME: lo is always a boundary (every chunk starts at one), so \X is exact here.
+        for m in _GRAPHEME.finditer(text, lo, n):
+            if m.end() > hi:
+                break
+            out.append(m.end())
+        return out
+
+    def first_grapheme_end(self, lo: int) -> int:
+        """End of the grapheme starting at ``lo`` (used when one grapheme exceeds the budget)."""
+        m = _GRAPHEME.match(self.text, lo)
+        return m.end() if m else min(lo + 1, len(self.text))
+
+    def level_of(self, p: int) -> Level:
+        """The coarsest level at which ``p`` is a cut (end of text counts as paragraph)."""
+        n = len(self.text)
+        if p >= n or p <= 0:
+            return Level.PARAGRAPH
+        for level in (Level.PARAGRAPH, Level.LINE, Level.SENTENCE, Level.CLAUSE):
+            arr = self.cuts(level)
+            i = bisect.bisect_left(arr, p)
+            if i < len(arr) and arr[i] == p:
+                return level
+        if p in self.window_cuts(Level.WORD, max(0, p - 2), p):
+            return Level.WORD
+        return Level.GRAPHEME
+
+    def units(self, level: Level) -> Iterator[tuple[int, int]]:
+        """Spans ``(start, end)`` of the units at ``level``, covering the text exactly."""
+        level = parse_level(level)
+        n = len(self.text)
+        if n == 0:
+            return
+        if level <= Level.CLAUSE:
+            cut_set: set[int] = set()
+            for lv in Level:
+                if lv > level:
+                    break
+                cut_set.update(self.cuts(lv))
+            cuts = sorted(cut_set)
+        else:
+            cuts = sorted(set().union(*(self.cuts(lv) for lv in Level if lv <= Level.CLAUSE))
+                          | set(self.window_cuts(level, 0, n)))
+        prev = 0
+        for p in cuts:
+            if p > prev:
+                yield prev, p
+                prev = p
+        if prev < n:
+            yield prev, n
+
+
+def _token_before(text: str, i: int) -> tuple[str, int]:
+    """The run of non-space, non-CJK characters ending at ``i`` (exclusive), and its start."""
+    j = i
+    while j > 0 and not text[j - 1].isspace() and not _CJK.match(text[j - 1]) and text[j - 1] not in "「『（(【":
+        j -= 1
+        if i - j > 40:
+            break
+    return text[j:i], j
+
+
+def _at_sentence_start(text: str, j: int, last_cut: int) -> bool:
+    k = j
+    while k > 0 and text[k - 1] in " \t\u3000":
+        k -= 1
+    return k == 0 or k == last_cut or text[k - 1] in "\n\r"
+
+
+def sentence_cuts(text: str) -> list[int]:
+    """Sentence ends that are not also line ends.
+
+    Rules (Japanese, English, mixed):
+    * 。｡！？!?． and runs of them end a sentence; closing brackets/quotes right after stay
+      with it, and so do spaces before the next sentence;
+    * no end inside 「」『』（）()【】 and similar; a bracket closed by the terminator's run ends
+      the sentence unless a quotative particle follows (「…。」と言った); a bracket left open
+      for more than a few hundred characters, or across a newline, is treated as stray;
+    * ASCII '.' ends a sentence only in English-sentence position: followed by white space
+      and not by a lower-case letter or a digit, and not after an abbreviation (Dr., e.g.,
+      b.i.d.), a single letter (E. coli, p. 45), or a list number at a sentence start (1.);
+    * ！？!? after a Latin word and glued to the next character (Yahoo!ニュース) is not an
+      end, nor is ． between digits or after a list number (６５．５, 1．血液).
+    """
+    n = len(text)
+    out: list[int] = []
+    events = [(m.start(), m.group()) for m in _BRACKET_EVENTS.finditer(text)]
+    ev_i = 0
+    stack: list[tuple[str, int]] = []
+
+    def advance(upto: int) -> None:
+        nonlocal ev_i
+        while ev_i < len(events) and events[ev_i][0] < upto:
+            pos, ch = events[ev_i]
+            ev_i += 1
+            if ch in _OPENERS:
+                stack.append((ch, pos))
+            elif ch in _PAIR:
+                want = _PAIR[ch]
+                for k in range(len(stack) - 1, -1, -1):
+                    if stack[k][0] == want:
+                        del stack[k:]
+                        break
+            else:  # newline: brackets never span lines
+                stack.clear()
+
+    last_cut = 0
+    for m in _SENTENCE_CAND.finditer(text):
+        ts, te = m.span("term")
+        advance(ts)
+        while stack and stack[0][1] < ts - _MAX_QUOTE:
+            stack.pop(0)
+        depth_before = len(stack)
+        advance(m.end("close"))
+        depth_after = len(stack)
+        end = m.end()
+        term = m.group("term")
+        nxt = text[end] if end < n else ""
+        spaced = bool(m.group("space"))
+
+        if depth_after > 0:
+            continue  # still inside brackets
+        if depth_before > 0 and not m.group("close"):
+            continue
+        if nxt and nxt in _QUOTATIVE and not spaced:
+            continue  # 「…。」と言った / 行くの？と聞かれた
+        if nxt == "" or nxt in "\r\n\x0b\x0c\x85\u2028\u2029":
+            continue  # the line or the text ends here anyway: the line level has this cut
+
+        prev = text[ts - 1] if ts > 0 else ""
+        if set(term) <= {"."}:
+            if not spaced:
+                continue  # 3.5, a.html, 2024.3.15, e.g.
+            if _LATIN_LOWER.match(nxt) or nxt.isdigit():
+                continue  # e.g. bla, Fig. 3, No. 5, Ver. 2.0
+            token, tstart = _token_before(text, ts)
+            low = token.lower().lstrip("(\"'")
+            if not token:
+                pass
+            elif low in _ABBREVIATIONS or "." in low:
+                continue  # Dr., et al., U.S., b.i.d.
+            elif len(low) == 1 and low.isalpha():
+                continue  # E. coli, p. 45, initials
+            elif low.lstrip("#(").rstrip(")").isdigit() and _at_sentence_start(text, tstart, last_cut):
+                continue  # 1. 高血圧 / #1. 高血圧症
+        elif set(term) <= {"!", "?"}:
+            if prev.isascii() and prev.isalnum() and not spaced:
+                continue  # Yahoo!ニュース
+        elif set(term) <= {"．"}:
+            if (prev.isdigit()) and not spaced:
+                continue  # ６５．５ｋｇ, 1．血液検査
+        p = _snap(text, end)
+        if 0 < p < n and (not out or out[-1] < p):
+            out.append(p)
+            last_cut = p
+    return out

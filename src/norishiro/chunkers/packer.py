@@ -1,0 +1,193 @@
+"""Greedy packing of a text into spans within a budget, cutting only at allowed levels.
+
+Both the recursive and the fixed-window chunker are this one loop with different levels:
+
+* the end of a chunk is the farthest cut of the *coarsest* level that still fits the budget
+  (paragraph, else line, else sentence, ... else grapheme), which is what "split at the
+  largest boundary that fits, then merge" produces, without building intermediate lists;
+* the next chunk starts earlier by the overlap: the last whole units of the previous chunk
+  that fit the overlap budget (never a partial unit), and only as much overlap as leaves
+  room for new text within the budget.
+
+Sizes are exact: for tokens, every chosen span is counted with the tokenizer on its own
+text; the whole-document token index only says where to look first.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Iterator, Sequence
+
+from ..boundaries import Boundaries, Level
+from ..sizing import Sizer
+
+Span = tuple[int, int, int]  # start, end, size
+
+
+class Packer:
+    def __init__(self, text: str, sizer: Sizer, size: int, overlap: int = 0,
+                 end_levels: Sequence[Level] = tuple(Level),
+                 overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
+                 boundaries: Boundaries | None = None, min_start: int = 0):
+        self.text = text
+        self.n = len(text)
+        self.sizer = sizer
+        self.size = size
+        self.overlap = overlap
+        self.end_levels = sorted(end_levels)
+        self.overlap_levels = sorted(overlap_levels)
+        self.bnd = boundaries or Boundaries(text)
+        self.min_start = min_start
+        self.additive = sizer.exact_additive
+        self.index = sizer.index(text) if not self.additive else None
+        self._counts: dict[tuple[int, int], int] = {}
+
+    # -- sizes ---------------------------------------------------------------------------
+    def count(self, s: int, e: int) -> int:
+        if self.additive:
+            return e - s
+        key = (s, e)
+        c = self._counts.get(key)
+        if c is None:
+            c = self.sizer.count(self.text[s:e])
+            if len(self._counts) > 4096:
+                self._counts.clear()
+            self._counts[key] = c
+        return c
+
+    def estimate(self, s: int, e: int) -> int | None:
+        if self.additive:
+            return e - s
+        if self.index is not None:
+            return self.index.estimate(s, e)
+        return None
+
+    def _reach(self, s: int, budget: int) -> int:
+        """A position beyond which no span from ``s`` can fit ``budget`` (or a good guess)."""
+        if self.additive:
+            return min(self.n, s + budget)
+        if self.index is not None:
+            # generous: BPE counts at the edges differ from the index by a few tokens
+            return min(self.n, self.index.reach(s, budget + 8) + 16)
+        hi = min(self.n, s + max(16, budget * 4))
+        while hi < self.n and self.count(s, hi) <= budget:
+            hi = min(self.n, s + (hi - s) * 2)
+        return hi
+
+    # -- the search ----------------------------------------------------------------------
+    def _cuts(self, level: Level, lo: int, hi: int) -> list[int]:
+        cuts = self.bnd.window_cuts(level, lo, hi)
+        # the end of the text is the coarsest boundary of all
+        if hi >= self.n > lo and level == self.end_levels[0] and (not cuts or cuts[-1] != self.n):
+            cuts = cuts + [self.n]
+        return cuts
+
+    def _largest_fitting(self, s: int, cands: list[int], budget: int) -> int | None:
+        """Largest candidate ``c`` (sorted list) with ``count(s, c) <= budget``, or None."""
+        if not cands:
+            return None
+        if self.additive:
+            i = bisect_right(cands, s + budget) - 1
+            return cands[i] if i >= 0 else None
+        est = self.estimate
+        if est(s, cands[0]) is not None:
+            # start at the candidate the index predicts, then verify exactly
+            lo_i, hi_i = 0, len(cands) - 1
+            j = -1
+            while lo_i <= hi_i:
+                mid = (lo_i + hi_i) // 2
+                if est(s, cands[mid]) <= budget:
+                    j = mid
+                    lo_i = mid + 1
+                else:
+                    hi_i = mid - 1
+            j = max(j, 0)
+            if self.count(s, cands[j]) <= budget:
+                while j + 1 < len(cands) and est(s, cands[j + 1]) <= budget + 3 \
+                        and self.count(s, cands[j + 1]) <= budget:
+                    j += 1
+                return cands[j]
+            while j > 0:
+                j -= 1
+                if self.count(s, cands[j]) <= budget:
+                    return cands[j]
+            return None
+        # no index: binary search with exact counts (counts grow with the span)
+        lo_i, hi_i, best = 0, len(cands) - 1, None
+        while lo_i <= hi_i:
+            mid = (lo_i + hi_i) // 2
+            if self.count(s, cands[mid]) <= budget:
+                best = cands[mid]
+                lo_i = mid + 1
+            else:
+                hi_i = mid - 1
+        return best
+
+    def find_end(self, s: int, lo: int) -> int | None:
+        """Best end for a chunk starting at ``s`` that must reach beyond ``lo``."""
+        hi = self._reach(s, self.size)
+        if hi <= lo:
+            return None
+        for level in self.end_levels:
+            got = self._largest_fitting(s, self._cuts(level, lo, hi), self.size)
+            if got is not None:
+                return got
+        return None
+
+    def overlap_starts(self, s: int, e: int) -> Iterator[int]:
+        """Candidate starts for the next chunk, most overlap first (whole units only).
+
+        The coarsest overlap level that has a unit fitting the overlap budget is used;
+        within it, starts are tried from the longest overlap to the shortest.
+        """
+        if self.overlap <= 0:
+            return
+        lo = max(s, e - self.overlap - 1) if self.additive else s
+        for level in self.overlap_levels:
+            if level is Level.GRAPHEME:
+                cands = self.bnd.window_cuts(Level.GRAPHEME, lo, e - 1)
+            else:
+                merged: set[int] = set()
+                for lv in Level:
+                    if lv > level:
+                        break
+                    merged.update(self.bnd.window_cuts(lv, lo, e - 1))
+                cands = sorted(merged)
+            cands = [c for c in cands if s < c < e]
+            # count(c, e) shrinks as c grows: find the first c that fits the overlap
+            a, b = 0, len(cands)
+            while a < b:
+                mid = (a + b) // 2
+                if self.count(cands[mid], e) <= self.overlap:
+                    b = mid
+                else:
+                    a = mid + 1
+            if a < len(cands):
+                yield from cands[a:]
+                return
+
+    def spans(self) -> Iterator[Span]:
+        """Yield ``(start, end, size)`` covering ``text[min_start:n]`` in order."""
+        n = self.n
+        s = self.min_start
+        if s >= n:
+            return
+        e = self.find_end(s, s)
+        if e is None:  # a single grapheme larger than the budget: emit it, reported by size
+            e = self.bnd.first_grapheme_end(s)
+        while True:
+            yield s, e, self.count(s, e)
+            if e >= n:
+                return
+            nxt_s, nxt_e = e, None
+            for tries, cand in enumerate(self.overlap_starts(s, e)):
+                if tries >= 8:
+                    break
+                got = self.find_end(cand, e)
+                if got is not None:
+                    nxt_s, nxt_e = cand, got
+                    break
+            if nxt_e is None:
+                nxt_e = self.find_end(e, e)
+                if nxt_e is None:
+                    nxt_e = self.bnd.first_grapheme_end(e)
+            s, e = nxt_s, nxt_e

@@ -1,0 +1,213 @@
+"""How big a piece of text is: characters, tiktoken tokens, Hugging Face tokens, or any callable.
+
+A chunk's size is always the sizer's count of the chunk's own text: BPE counts are not
+additive, so summing piece counts (as several peers do) overflows the budget. To stay fast,
+a token sizer also *indexes* the whole document once (``index``): that gives a cheap,
+nearly exact estimate of where a budget runs out, and the chunker then verifies its
+choice with one exact count.
+"""
+from __future__ import annotations
+
+import os
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
+from typing import Callable, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "Sizer",
+    "SizeIndex",
+    "CharSizer",
+    "TiktokenSizer",
+    "HFTokenizerSizer",
+    "CallableSizer",
+    "get_sizer",
+]
+
+
+@runtime_checkable
+class SizeIndex(Protocol):
+    """Estimates over one document; exact for characters, near-exact for tokens."""
+
+    def estimate(self, start: int, end: int) -> int: ...
+
+    def reach(self, start: int, budget: int) -> int:
+        """Estimated largest ``end`` with ``estimate(start, end) <= budget``."""
+        ...
+
+
+class Sizer(Protocol):
+    name: str
+    unit: str
+    exact_additive: bool  # True when count(a+b) == count(a)+count(b) always (characters)
+
+    def count(self, text: str) -> int: ...
+
+    def index(self, text: str) -> SizeIndex | None: ...
+
+
+class _CharIndex:
+    __slots__ = ("n",)
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def estimate(self, start: int, end: int) -> int:
+        return end - start
+
+    def reach(self, start: int, budget: int) -> int:
+        return min(self.n, start + budget)
+
+
+class CharSizer:
+    """Size in Unicode code points (Python ``len``), the unit offsets use."""
+
+    name = "chars"
+    unit = "chars"
+    exact_additive = True
+
+    def count(self, text: str) -> int:
+        return len(text)
+
+    def index(self, text: str) -> SizeIndex:
+        return _CharIndex(len(text))
+
+
+class _TokenEndsIndex:
+    """Index from the character offset where each token of the whole text ends."""
+
+    __slots__ = ("ends", "n")
+
+    def __init__(self, ends: Sequence[int], n: int):
+        self.ends = ends  # sorted char offsets (exclusive) at which tokens end
+        self.n = n
+
+    def estimate(self, start: int, end: int) -> int:
+        if end <= start:
+            return 0
+        ends = self.ends
+        return min(bisect_left(ends, end) + 1, len(ends)) - bisect_right(ends, start)
+
+    def reach(self, start: int, budget: int) -> int:
+        ends = self.ends
+        i = bisect_right(ends, start) + budget - 1
+        if i >= len(ends):
+            return self.n
+        return int(ends[i])
+
+
+def _char_byte_starts(text: str) -> np.ndarray:
+    raw = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    return np.flatnonzero((raw & 0xC0) != 0x80)
+
+
+class TiktokenSizer:
+    """Tokens of a tiktoken encoding (``o200k_base``, ``cl100k_base``), loaded offline."""
+
+    unit = "tokens"
+    exact_additive = False
+
+    def __init__(self, encoding_name: str = "o200k_base"):
+        from .tokenizers_offline import get_encoding
+
+        self.name = encoding_name
+        self.encoding = get_encoding(encoding_name)
+        self._encode = self.encoding.encode_ordinary
+
+    def count(self, text: str) -> int:
+        return len(self._encode(text))
+
+    def index(self, text: str) -> SizeIndex:
+        if not text:
+            return _TokenEndsIndex([], 0)
+        tokens = np.asarray(self._encode(text), dtype=np.int64)
+        byte_ends = np.cumsum(_token_byte_lengths(self.name)[tokens])
+        starts = _char_byte_starts(text)
+        # char index of the first character that starts at or after each token's end byte;
+        # a token that ends inside a multi-byte character rounds up to the character's end.
+        char_ends = np.searchsorted(starts, byte_ends, side="left")
+        return _TokenEndsIndex(char_ends.tolist(), len(text))
+
+
+@lru_cache(maxsize=None)
+def _token_byte_lengths(encoding_name: str) -> np.ndarray:
+    from .tokenizers_offline import get_encoding
+
+    enc = get_encoding(encoding_name)
+    lengths = np.zeros(enc.n_vocab, dtype=np.int64)
+    for i in range(enc.n_vocab):
+        try:
+            lengths[i] = len(enc.decode_single_token_bytes(i))
+        except KeyError:
+            pass
+    return lengths
+
+
+class HFTokenizerSizer:
+    """Tokens of a Hugging Face ``tokenizer.json`` (via the ``tokenizers`` package).
+
+    Counts content tokens only (no [CLS]/[SEP]): leave room for the model's special tokens
+    in the size you choose.
+    """
+
+    unit = "tokens"
+    exact_additive = False
+
+    def __init__(self, path: str):
+        if not os.path.isfile(path):
+            raise ValueError(
+                f"tokenizer file {path!r} not found; give a tokenizer.json path or one of "
+                "o200k_base, cl100k_base"
+            )
+        from tokenizers import Tokenizer
+
+        self.name = path
+        self.tokenizer = Tokenizer.from_file(path)
+
+    def count(self, text: str) -> int:
+        return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def index(self, text: str) -> SizeIndex:
+        enc = self.tokenizer.encode(text, add_special_tokens=False)
+        ends = sorted({e for _, e in enc.offsets})
+        return _TokenEndsIndex(ends, len(text))
+
+
+class CallableSizer:
+    """Any ``str -> int`` function; no index, so the chunker searches with exact counts."""
+
+    unit = "tokens"
+    exact_additive = False
+
+    def __init__(self, fn: Callable[[str], int], name: str | None = None):
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "callable")
+
+    def count(self, text: str) -> int:
+        return int(self.fn(text))
+
+    def index(self, text: str) -> SizeIndex | None:
+        return None
+
+
+def get_sizer(unit: str = "chars", tokenizer=None) -> Sizer:
+    """Resolve ``unit``/``tokenizer`` (as in ``norishiro.chunk``) to a sizer.
+
+    ``tokenizer`` may be ``o200k_base``, ``cl100k_base``, a path to ``tokenizer.json``,
+    a callable ``str -> int``, or a ready sizer object.
+    """
+    if tokenizer is not None and hasattr(tokenizer, "count") and hasattr(tokenizer, "index"):
+        return tokenizer
+    if callable(tokenizer):
+        return CallableSizer(tokenizer)
+    if unit in ("chars", "characters", "char"):
+        if tokenizer not in (None, ""):
+            return get_sizer("tokens", tokenizer)
+        return CharSizer()
+    if unit in ("tokens", "token"):
+        name = tokenizer or "o200k_base"
+        if name in ("o200k_base", "cl100k_base"):
+            return TiktokenSizer(name)
+        return HFTokenizerSizer(str(name))
+    raise ValueError(f"unknown unit {unit!r}; choose chars or tokens")
