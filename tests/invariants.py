@@ -1,0 +1,35 @@
+"""The invariants every chunker keeps (DESIGN.md), as one checking function."""
+from __future__ import annotations
+
+import regex
+
+_G = regex.compile(r"\X", regex.DOTALL)
+
+
+def grapheme_boundaries(text: str) -> set[int]:
+    return {0} | {m.end() for m in _G.finditer(text)}
+
+
+def check_chunks(text: str, chunks, size: int, count=len, overlap: int = 0) -> None:
+    if not text:
+        assert chunks == []
+        return
+    assert chunks, "non-empty text gave no chunks"
+    gb = grapheme_boundaries(text)
+    prev_start, covered = -1, 0
+    for i, c in enumerate(chunks):
+        assert c.index == i
+        assert text[c.start:c.end] == c.text, "offsets are not exact"
+        assert c.start > prev_start, "starts must strictly increase"
+        assert c.start <= covered, f"gap before chunk {i}: text lost"
+        assert c.end > covered, f"chunk {i} adds nothing new"
+        assert c.start in gb and c.end in gb, f"chunk {i} cuts inside a grapheme cluster"
+        n = count(c.text)
+        assert c.size == n, "size is not the count of the chunk's own text"
+        if n > size:
+            # only a single grapheme larger than the budget may exceed it
+            assert len(_G.findall(c.text)) == 1, f"chunk {i} over budget: {n} > {size}"
+        prev_start, covered = c.start, c.end
+    assert covered == len(text), "text not fully covered"
+    if overlap == 0:
+        assert "".join(c.text for c in chunks) == text

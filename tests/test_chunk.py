@@ -1,0 +1,71 @@
+import pytest
+
+import norishiro
+from invariants import check_chunks
+from seeds import seed002_body, seed002_text
+
+
+def test_seed002_example_three_chunks():
+    text = seed002_text()
+    assert len(text) == 665
+    chunks = norishiro.chunk(text, size=300, overlap=0)
+    assert [(c.start, c.size) for c in chunks] == [(0, 294), (294, 202), (496, 169)]
+    assert [c.text for c in chunks] == seed002_body()["input"]
+    check_chunks(text, chunks, 300)
+
+
+def test_overlap_is_whole_units_and_within_budget():
+    text = seed002_text()
+    chunks = norishiro.chunk(text, size=200, overlap=60)
+    check_chunks(text, chunks, 200, overlap=60)
+    for a, b in zip(chunks, chunks[1:]):
+        shared = a.end - b.start
+        assert 0 <= shared <= 60
+        if shared:
+            # the repeated part starts at a sentence, clause or word boundary
+            assert text[b.start - 1] in " \n、。,.;:" or b.start == 0
+
+
+def test_japanese_sentences_are_not_cut_when_they_fit():
+    text = "右肺上葉に明らかな結節影は認めない。" * 3 + "肺癌の疑いなし。" * 4
+    chunks = norishiro.chunk(text, size=40)
+    for c in chunks:
+        assert c.text.endswith("。")
+
+
+def test_chunk_ids_are_deterministic_and_positional():
+    a = norishiro.chunk("同じ文。同じ文。", size=4)
+    b = norishiro.chunk("同じ文。同じ文。", size=4)
+    assert [c.id for c in a] == [c.id for c in b]
+    assert a[0].text == a[1].text and a[0].id != a[1].id
+
+
+def test_document_metadata_travels():
+    doc = norishiro.Document.from_text("---\npatient_id: P1\ndate: 2026-02-18\n---\n本文。", front_matter=True)
+    assert doc.text == "本文。"
+    assert doc.metadata == {"patient_id": "P1", "date": "2026-02-18"}
+    (c,) = norishiro.chunk(doc, size=10)
+    assert c.metadata["patient_id"] == "P1" and c.doc_id == doc.id
+
+
+@pytest.mark.parametrize("size,overlap", [(0, 0), (-5, 0), (10, -1), (10, 10), (10, 11)])
+def test_bad_options(size, overlap):
+    with pytest.raises(norishiro.ChunkOptionsError):
+        norishiro.chunk("text", size=size, overlap=overlap)
+
+
+def test_empty_text_gives_no_chunks():
+    assert norishiro.chunk("", size=10) == []
+
+
+def test_grapheme_larger_than_budget_is_kept_whole():
+    family = "👨\u200d👩\u200d👧"
+    chunks = norishiro.chunk("ab" + family + "cd", size=2)
+    assert family in [c.text for c in chunks]
+
+
+def test_fixed_windows_char_mode():
+    text = "0123456789" * 5
+    chunks = norishiro.chunk(text, size=10, overlap=3, strategy="fixed")
+    assert [c.start for c in chunks][:4] == [0, 7, 14, 21]
+    assert all(c.size <= 10 for c in chunks)

@@ -1,0 +1,51 @@
+"""Invariants as properties over arbitrary Unicode (CRLF, ZWJ emoji, combining marks, CJK, RTL)."""
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+import norishiro
+from invariants import check_chunks
+from norishiro.sizing import TiktokenSizer
+
+PIECES = ["\r\n", "\n", "\n\n", " ", "。", "、", "「", "」", "（", "）", ". ", "? ", "！",
+          "👨\u200d👩\u200d👧", "🇯🇵", "e\u0301", "\u0915\u094d\u0937", "שלום ", "مرحبا",
+          "肺癌の疑いなし。", "The biopsy was negative for malignancy. ", "1. ", "\t", "|", "||",
+          "\u3000", "Dr. ", "3.5 mg", "ｶﾞ", "\u200d", "\ufe0f", "\U0001F44D\U0001F3FD"]
+
+texts = st.lists(
+    st.one_of(st.text(st.characters(blacklist_categories=("Cs",)), max_size=30), st.sampled_from(PIECES)),
+    max_size=60,
+).map("".join)
+
+_o200k = TiktokenSizer("o200k_base")
+
+
+@given(texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "fixed"]))
+def test_char_invariants(text, size, overlap, strategy):
+    overlap = min(overlap, size - 1)
+    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy)
+    check_chunks(text, chunks, size, len, overlap)
+    again = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy)
+    assert [(c.start, c.end, c.id) for c in again] == [(c.start, c.end, c.id) for c in chunks]
+
+
+@given(texts, st.integers(1, 40), st.integers(0, 20), st.sampled_from(["recursive", "fixed"]))
+def test_token_invariants_o200k(text, size, overlap, strategy):
+    overlap = min(overlap, size - 1)
+    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, unit="tokens",
+                             tokenizer="o200k_base")
+    check_chunks(text, chunks, size, _o200k.count, overlap)
+
+
+@given(texts, st.integers(2, 30))
+def test_callable_sizer(text, size):
+    # a sizer with no index: utf-8 bytes
+    nbytes = lambda s: len(s.encode("utf-8"))  # noqa: E731
+    chunks = norishiro.chunk(text, size=size, tokenizer=nbytes)
+    check_chunks(text, chunks, size, nbytes)
+
+
+@given(st.text(st.sampled_from("あいう。、\n 」「ab.🇯🇵e\u0301"), max_size=2000), st.integers(1, 300))
+def test_long_mixed(text, size):
+    chunks = norishiro.chunk(text, size=size, overlap=size // 5)
+    check_chunks(text, chunks, size, len, size // 5)
