@@ -44,9 +44,10 @@ def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0
     doc = _as_document(text_or_document)
     sizer = get_sizer(unit, tokenizer)
     spans = STRATEGIES[strategy](doc.text, sizer, size, overlap)
+    text, meta = doc.text, doc.metadata
+    doc_id = doc.id
     for i, (s, e, n) in enumerate(spans):
-        yield Chunk(text=doc.text[s:e], start=s, end=e, index=i, size=n, doc_id=doc.id,
-                    metadata=dict(doc.metadata))
+        yield Chunk(text[s:e], s, e, i, n, doc_id, metadata=dict(meta) if meta else {})
 
 
 def chunk(text_or_document: str | Document, *, size: int, overlap: int = 0,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -28,30 +28,34 @@ class Chunk:
     index: int
     size: int
     doc_id: str = ""
-    id: str = ""
+    _id: str = ""
     headings: list[str] = field(default_factory=list)
     section: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     embed_text: str | None = None
 
     def __post_init__(self) -> None:
-        if not self.id:
-            self.id = chunk_id(self.doc_id, self.start, self.end, self.text)
         if self.embed_text is None:
             self.embed_text = self.text
 
+    @property
+    def id(self) -> str:
+        """Deterministic id from doc id, offsets and text (computed on first use)."""
+        if not self._id:
+            self._id = chunk_id(self.doc_id, self.start, self.end, self.text)
+        return self._id
+
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
         return {
-            "doc_id": d["doc_id"],
-            "id": d["id"],
-            "index": d["index"],
-            "start": d["start"],
-            "end": d["end"],
-            "size": d["size"],
-            "text": d["text"],
-            "headings": d["headings"],
-            "section": d["section"],
-            "metadata": d["metadata"],
-            "embed_text": d["embed_text"],
+            "doc_id": self.doc_id,
+            "id": self.id,
+            "index": self.index,
+            "start": self.start,
+            "end": self.end,
+            "size": self.size,
+            "text": self.text,
+            "headings": list(self.headings),
+            "section": self.section,
+            "metadata": dict(self.metadata),
+            "embed_text": self.embed_text,
         }

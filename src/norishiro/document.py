@@ -42,14 +42,24 @@ class BinaryFileError(DocumentError):
 @dataclass
 class Document:
     text: str
-    id: str = ""
+    _id: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
     source: str | None = None
 
-    def __post_init__(self) -> None:
-        if not self.id:
+    def __init__(self, text: str, id: str = "", metadata: dict[str, Any] | None = None,
+                 source: str | None = None):
+        self.text = text
+        self._id = id
+        self.metadata = metadata if metadata is not None else {}
+        self.source = source
+
+    @property
+    def id(self) -> str:
+        """The given id, or one derived from the content (computed on first use)."""
+        if not self._id:
             digest = hashlib.blake2b(self.text.encode("utf-8", "surrogatepass"), digest_size=6)
-            self.id = "doc-" + digest.hexdigest()
+            self._id = "doc-" + digest.hexdigest()
+        return self._id
 
     @classmethod
     def from_text(cls, text: str, id: str = "", metadata: dict | None = None,

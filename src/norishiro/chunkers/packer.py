@@ -75,7 +75,7 @@ class Packer:
 
     # -- the search ----------------------------------------------------------------------
     def _cuts(self, level: Level, lo: int, hi: int) -> list[int]:
-        cuts = self.bnd.window_cuts(level, lo, hi)
+        cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.additive)
         # the end of the text is the coarsest boundary of all
         if hi >= self.n > lo and level == self.end_levels[0] and (not cuts or cuts[-1] != self.n):
             cuts = cuts + [self.n]

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Per-document chunking throughput and boundary quality: norishiro against its peers.
+
+    python benchmarks/build_corpus.py        # once (needs debian-reference-en/-ja)
+    python benchmarks/run.py [--reps 5] [--mode chars|tokens|both]
+
+All chunkers run in the same process, interleaved (every repetition times every chunker on
+every document, in a rotating order), and each chunker's time is the median over
+repetitions of its total over the corpus. Throughput is UTF-8 megabytes per second.
+
+Quality columns use one neutral, text-based rule for everyone (peers strip white space and
+give no offsets): a chunk "ends at a sentence end" when its text, trailing white space
+removed, ends with a terminator (。．.!?！？ and closing brackets/quotes after it), or when
+a newline follows it in the document, or it is the document's last chunk. Fill is mean
+chunk size / budget. Over budget counts chunks whose own size exceeds the budget.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import re
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Callable
+
+warnings.filterwarnings("ignore")
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+
+import norishiro  # noqa: E402
+from norishiro.sizing import TiktokenSizer  # noqa: E402
+
+_END = re.compile(r"[。．.!?！？][」』）)】\]\"'”’]*$")
+
+
+def load_corpus(lang: str) -> list[str]:
+    d = HERE / "corpus" / lang
+    paths = sorted(d.glob("*.txt"))
+    if not paths:
+        sys.exit(f"no corpus in {d}: run benchmarks/build_corpus.py first")
+    return [p.read_text(encoding="utf-8") for p in paths]
+
+
+def char_chunkers(size: int) -> dict[str, Callable[[str], list[str]]]:
+    out: dict[str, Callable[[str], list[str]]] = {
+        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size)],
+    }
+    try:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=0)
+        out["langchain"] = lc.split_text
+    except ImportError:
+        pass
+    try:
+        import semchunk
+        sc = semchunk.chunkerify(len, size)
+        out["semchunk"] = sc
+    except ImportError:
+        pass
+    try:
+        from semantic_text_splitter import TextSplitter
+        ts = TextSplitter(size)
+        out["semantic-text-splitter (Rust)"] = ts.chunks
+    except ImportError:
+        pass
+    try:
+        from chonkie import RecursiveChunker
+        ck = RecursiveChunker(tokenizer="character", chunk_size=size)
+        out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
+    except ImportError:
+        pass
+    return out
+
+
+def token_chunkers(size: int, sizer: TiktokenSizer) -> dict[str, Callable[[str], list[str]]]:
+    enc = sizer.encoding
+    out: dict[str, Callable[[str], list[str]]] = {
+        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size, tokenizer=sizer)],
+    }
+    try:
+        import semchunk
+        out["semchunk"] = semchunk.chunkerify(enc, size)
+    except ImportError:
+        pass
+    try:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+        # what from_tiktoken_encoder builds, with the offline encoding
+        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=0,
+                                            length_function=lambda t: len(enc.encode_ordinary(t)))
+        out["langchain"] = lc.split_text
+    except ImportError:
+        pass
+    try:
+        from semantic_text_splitter import TextSplitter
+        ts = TextSplitter.from_tiktoken_model("gpt-4o", size)  # o200k_base, bundled in the wheel
+        out["semantic-text-splitter (Rust)"] = ts.chunks
+    except ImportError:
+        pass
+    try:
+        from chonkie import RecursiveChunker
+        ck = RecursiveChunker(tokenizer=enc, chunk_size=size)
+        out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
+    except ImportError:
+        pass
+    out["floor: one tiktoken pass"] = lambda t: enc.encode_ordinary(t) and []
+    return out
+
+
+def sentence_end_share(doc: str, chunks: list[str]) -> tuple[int, int]:
+    ok = total = 0
+    pos = 0
+    for i, c in enumerate(chunks):
+        stripped = c.rstrip()
+        if not stripped:
+            continue
+        at = doc.find(stripped, pos)
+        end = (at + len(stripped)) if at >= 0 else None
+        if at >= 0:
+            pos = at + 1
+        total += 1
+        rest = doc[end:] if end is not None else ""
+        follows_newline = end is not None and "\n" in rest[: len(rest) - len(rest.lstrip())]
+        last = i == len(chunks) - 1
+        if _END.search(stripped) or follows_newline or last:
+            ok += 1
+    return ok, total
+
+
+def bench(docs: list[str], chunkers: dict[str, Callable], reps: int) -> dict[str, list[float]]:
+    names = list(chunkers)
+    times: dict[str, list[float]] = {n: [] for n in names}
+    for r in range(reps):
+        totals = {n: 0.0 for n in names}
+        for di, doc in enumerate(docs):
+            k = (r + di) % len(names)
+            for n in names[k:] + names[:k]:
+                t0 = time.perf_counter()
+                chunkers[n](doc)
+                totals[n] += time.perf_counter() - t0
+        for n in names:
+            times[n].append(totals[n])
+    return times
+
+
+def quality(docs, fn, size, count) -> dict:
+    n = over = 0
+    ok = tot = 0
+    fill = 0.0
+    for doc in docs:
+        chunks = fn(doc)
+        n += len(chunks)
+        for c in chunks:
+            s = count(c)
+            fill += s / size
+            over += s > size
+        a, b = sentence_end_share(doc, chunks)
+        ok, tot = ok + a, tot + b
+    return {"chunks": n, "over": over, "sentence_end": ok / tot if tot else 0.0, "fill": fill / n if n else 0.0}
+
+
+def run_mode(mode: str, reps: int) -> str:
+    lines = []
+    sizer = TiktokenSizer("o200k_base")
+    for lang in ("en", "ja"):
+        docs = load_corpus(lang)
+        mb = sum(len(d.encode("utf-8")) for d in docs) / 1e6
+        if mode == "chars":
+            size, chunkers, count = 2000, char_chunkers(2000), len
+        else:
+            size, chunkers, count = 512, token_chunkers(512, sizer), sizer.count
+        for fn in chunkers.values():  # warm-up (imports, caches, tokenizer tables)
+            fn(docs[0])
+        times = bench(docs, chunkers, reps)
+        med = {n: statistics.median(v) for n, v in times.items()}
+        ref = med["norishiro"]
+        lines.append(f"\n### {mode} mode, size {size}{' o200k_base tokens' if mode == 'tokens' else ' characters'}, "
+                     f"{lang} corpus: {len(docs)} documents, {mb:.2f} MB UTF-8\n")
+        lines.append("| chunker | MB/s | time ratio vs norishiro | chunks | over budget | ends at sentence end | mean fill |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|")
+        for n in chunkers:
+            speed = mb / med[n]
+            if n.startswith("floor"):
+                lines.append(f"| {n} | {speed:.2f} | {med[n] / ref:.2f} | - | - | - | - |")
+                continue
+            q = quality(docs, chunkers[n], size, count)
+            lines.append(f"| {n} | {speed:.2f} | {med[n] / ref:.2f} | {q['chunks']} | {q['over']} | "
+                         f"{q['sentence_end']:.1%} | {q['fill']:.1%} |")
+        print("\n".join(lines[-(len(chunkers) + 3):]), flush=True)
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--mode", choices=["chars", "tokens", "both"], default="both")
+    ap.add_argument("--out", default=str(HERE / "out" / "latest.md"))
+    args = ap.parse_args()
+    header = (f"Command: `python benchmarks/run.py --reps {args.reps} --mode {args.mode}`  \n"
+              f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+              f"{__import__('os').cpu_count()} cores; time ratio > 1 means slower than norishiro.\n")
+    body = []
+    for mode in (["chars", "tokens"] if args.mode == "both" else [args.mode]):
+        body.append(run_mode(mode, args.reps))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(header + "\n".join(body) + "\n", encoding="utf-8")
+    print(f"\nwritten to {out}")
+
+
+if __name__ == "__main__":
+    main()
