@@ -45,9 +45,8 @@ def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0
     sizer = get_sizer(unit, tokenizer)
     spans = STRATEGIES[strategy](doc.text, sizer, size, overlap)
     text, meta = doc.text, doc.metadata
-    doc_id = doc.id
     for i, (s, e, n) in enumerate(spans):
-        yield Chunk(text[s:e], s, e, i, n, doc_id, metadata=dict(meta) if meta else {})
+        yield Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
 
 
 def chunk(text_or_document: str | Document, *, size: int, overlap: int = 0,

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -14,33 +13,48 @@ def chunk_id(doc_id: str, start: int, end: int, text: str) -> str:
     return h.hexdigest()
 
 
-@dataclass(slots=True)
 class Chunk:
     """A span of a document: ``document.text[start:end] == text``.
 
     ``size`` is the sizer's count of ``embed_text`` (the header, when one is injected, plus
-    the text), which is what an embedding model receives.
+    the text), which is what an embedding model receives. ``doc_id`` and ``id`` are
+    computed on first use: hashing is a large share of chunking time when nobody reads them.
     """
 
-    text: str
-    start: int
-    end: int
-    index: int
-    size: int
-    doc_id: str = ""
-    _id: str = ""
-    headings: list[str] = field(default_factory=list)
-    section: str | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
-    embed_text: str | None = None
+    __slots__ = ("text", "start", "end", "index", "size", "_doc_id", "_doc", "_id", "headings",
+                 "section", "metadata", "embed_text")
 
-    def __post_init__(self) -> None:
-        if self.embed_text is None:
-            self.embed_text = self.text
+    def __init__(self, text: str, start: int, end: int, index: int, size: int, doc_id: str = "", *,
+                 id: str = "", headings: list[str] | None = None, section: str | None = None,
+                 metadata: dict[str, Any] | None = None, embed_text: str | None = None,
+                 doc: Any = None):
+        self.text = text
+        self.start = start
+        self.end = end
+        self.index = index
+        self.size = size
+        self._doc_id = doc_id
+        self._doc = doc
+        self._id = id
+        self.headings = headings if headings is not None else []
+        self.section = section
+        self.metadata = metadata if metadata is not None else {}
+        self.embed_text = text if embed_text is None else embed_text
+
+    @property
+    def doc_id(self) -> str:
+        if not self._doc_id and self._doc is not None:
+            self._doc_id = self._doc.id
+        return self._doc_id
+
+    @doc_id.setter
+    def doc_id(self, value: str) -> None:
+        self._doc_id = value
+        self._id = ""
 
     @property
     def id(self) -> str:
-        """Deterministic id from doc id, offsets and text (computed on first use)."""
+        """Deterministic id from doc id, offsets and text."""
         if not self._id:
             self._id = chunk_id(self.doc_id, self.start, self.end, self.text)
         return self._id
@@ -59,3 +73,11 @@ class Chunk:
             "metadata": dict(self.metadata),
             "embed_text": self.embed_text,
         }
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Chunk) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        preview = self.text if len(self.text) <= 40 else self.text[:37] + "..."
+        return (f"Chunk(index={self.index}, start={self.start}, end={self.end}, size={self.size}, "
+                f"text={preview!r})")

@@ -1,0 +1,88 @@
+import hashlib
+
+import pytest
+
+import norishiro
+from clinical import sample_paths
+from invariants import check_chunks
+from norishiro.plan import PlanError, plan
+from norishiro.sizing import TiktokenSizer, get_sizer
+from norishiro.tokenizers_offline import _bundled_rank_file, get_encoding
+
+
+def test_offline_encodings_match_tiktoken_pinned_hashes():
+    import gzip
+
+    from tiktoken_ext import openai_public  # noqa: F401
+
+    pinned = {"o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+              "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"}
+    for name, sha in pinned.items():
+        data = gzip.open(_bundled_rank_file(name)).read()
+        assert hashlib.sha256(data).hexdigest() == sha
+        enc = get_encoding(name)
+        assert enc.decode(enc.encode("血圧は130/80で安定。")) == "血圧は130/80で安定。"
+    assert get_encoding("o200k_base").n_vocab > 200_000
+
+
+def test_seed000_example():
+    p = plan(8000, 512, 64)
+    assert (p.stride, p.chunks, p.embedded_upper, p.embedded_exact) == (448, 18, 9216, 9088)
+    assert abs(p.overhead_upper - 0.152) < 0.001
+
+
+@pytest.mark.parametrize("args", [(100, 64, 64), (100, 64, 65), (100, 0, 0), (-1, 10, 0), (10, 10, -1)])
+def test_plan_invalid(args):
+    with pytest.raises(PlanError):
+        plan(*args)
+
+
+def test_plan_small_documents():
+    assert plan(0, 512, 64).chunks == 0
+    assert plan(10, 512, 64).chunks == 1
+    assert plan(512, 512, 0).chunks == 1
+
+
+@pytest.mark.parametrize("tok", ["o200k_base", "cl100k_base"])
+@pytest.mark.parametrize("strategy,overlap", [("recursive", 0), ("recursive", 32), ("fixed", 0), ("fixed", 64)])
+def test_zero_over_budget_on_clinical_samples(tok, strategy, overlap):
+    sizer = TiktokenSizer(tok)
+    for p in sample_paths():
+        doc = norishiro.load_document(p)
+        chunks = norishiro.chunk(doc, size=256, overlap=overlap, strategy=strategy, tokenizer=tok)
+        check_chunks(doc.text, chunks, 256, sizer.count, overlap)
+        assert max(c.size for c in chunks) <= 256
+
+
+def test_fixed_token_windows_never_produce_replacement_chars():
+    text = "".join(norishiro.load_document(p).text for p in sample_paths()[:3])
+    for c in norishiro.chunk(text, size=64, overlap=8, strategy="fixed", unit="tokens"):
+        assert "\ufffd" not in c.text
+        assert text[c.start:c.end] == c.text
+
+
+def test_fixed_window_count_near_plan():
+    doc = norishiro.load_document(sample_paths()[0])
+    sizer = get_sizer("tokens", "o200k_base")
+    T = sizer.count(doc.text)
+    est = plan(T, 128, 16)
+    got = norishiro.chunk(doc, size=128, overlap=16, strategy="fixed", unit="tokens")
+    assert abs(len(got) - est.chunks) <= max(2, est.chunks // 10)
+
+
+def test_hf_tokenizer_json(tmp_path):
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tok = Tokenizer(models.WordLevel({"[UNK]": 0, "a": 1, "b": 2}, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    path = tmp_path / "tokenizer.json"
+    tok.save(str(path))
+    text = "a b a b. " * 30
+    chunks = norishiro.chunk(text, size=10, unit="tokens", tokenizer=str(path))
+    sizer = get_sizer("tokens", str(path))
+    check_chunks(text, chunks, 10, sizer.count)
+
+
+def test_unknown_tokenizer_path_is_a_clear_error():
+    with pytest.raises(ValueError, match="not found"):
+        norishiro.chunk("x", size=5, unit="tokens", tokenizer="/no/such/tokenizer.json")
