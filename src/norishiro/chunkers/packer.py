@@ -127,7 +127,17 @@ class Packer:
         hi = self._reach(s, self.size)
         if hi <= lo:
             return None
-        for level in self.end_levels:
+        levels = self.end_levels
+        if self.additive and levels[0] is Level.PARAGRAPH:
+            # fast path for characters: most chunks end at the text end or a paragraph
+            if hi >= self.n:
+                return self.n
+            para = self.bnd.cuts(Level.PARAGRAPH)
+            j = bisect_right(para, hi) - 1
+            if j >= 0 and para[j] > lo:
+                return para[j]
+            levels = levels[1:]
+        for level in levels:
             got = self._largest_fitting(s, self._cuts(level, lo, hi), self.size)
             if got is not None:
                 return got
