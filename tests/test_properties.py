@@ -49,3 +49,16 @@ def test_callable_sizer(text, size):
 def test_long_mixed(text, size):
     chunks = norishiro.chunk(text, size=size, overlap=size // 5)
     check_chunks(text, chunks, size, len, size // 5)
+
+
+@given(texts)
+def test_fast_counter_equals_tiktoken(text):
+    from norishiro.tokenizers_offline import fast_tokenizer, get_encoding
+
+    fast = fast_tokenizer("o200k_base")
+    if fast is None:  # pragma: no cover - no native module on this platform
+        return
+    assert fast.count(text) == len(get_encoding("o200k_base").encode_ordinary(text))
+    limit = len(text) // 3
+    got = fast.count_till_limit(text, limit)
+    assert got == (fast.count(text) if fast.count(text) <= limit else None)

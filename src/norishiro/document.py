@@ -65,8 +65,6 @@ class Document:
     def from_text(cls, text: str, id: str = "", metadata: dict | None = None,
                   source: str | None = None, front_matter: bool = False) -> "Document":
         meta: dict[str, Any] = {}
-        if text.startswith("\ufeff"):
-            text = text[1:]
         if front_matter:
             fm, text = split_front_matter(text, source or id or "<string>")
             meta.update(fm)

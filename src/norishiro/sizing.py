@@ -109,16 +109,36 @@ class TiktokenSizer:
     exact_additive = False
 
     def __init__(self, encoding_name: str = "o200k_base"):
-        from .tokenizers_offline import get_encoding
+        from .tokenizers_offline import fast_tokenizer, get_encoding
 
         self.name = encoding_name
-        self.encoding = get_encoding(encoding_name)
-        self._encode = self.encoding.encode_ordinary
+        self._fast = fast_tokenizer(encoding_name)
+        if self._fast is not None:
+            self._encode = self._fast.encode
+            self.count = self._fast.count  # type: ignore[method-assign]
+            self._upto = self._fast.count_till_limit
+        else:
+            self._encode = get_encoding(encoding_name).encode_ordinary
+            self._upto = None
+
+    @property
+    def encoding(self):
+        """The ``tiktoken.Encoding`` (built offline on first use)."""
+        from .tokenizers_offline import get_encoding
+
+        return get_encoding(self.name)
 
     def count(self, text: str) -> int:
         return len(self._encode(text))
 
-    def index(self, text: str) -> SizeIndex:
+    def count_upto(self, text: str, budget: int) -> int | None:
+        """The count if it is at most ``budget``, else None (stops early when it can)."""
+        if self._upto is not None:
+            return self._upto(text, budget)
+        n = len(self._encode(text))
+        return n if n <= budget else None
+
+    def index(self, text: str) -> SizeIndex | None:
         if not text:
             return _TokenEndsIndex([], 0)
         tokens = np.asarray(self._encode(text), dtype=np.int64)

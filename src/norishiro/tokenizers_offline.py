@@ -71,3 +71,16 @@ def get_encoding(name: str):
         finally:
             openai_public.load_tiktoken_bpe = original
     return tiktoken.Encoding(**kwargs)
+
+
+@lru_cache(maxsize=None)
+def fast_tokenizer(name: str):
+    """bpe-openai's Rust tokenizer for ``name`` (same tokens as tiktoken, counts about 2x
+    faster and can stop at a limit), or None when the native module cannot be loaded."""
+    if name not in SUPPORTED or os.environ.get("NORISHIRO_NO_FAST_BPE"):
+        return None
+    try:
+        from bpe_openai import _bindings
+    except Exception:  # pragma: no cover - a platform without the wheel's binary
+        return None
+    return _bindings.tokenizer_for_encoding(name)

@@ -40,6 +40,9 @@ class Packer:
         self.additive = sizer.exact_additive
         self.index = sizer.index(text) if not self.additive else None
         self._counts: dict[tuple[int, int], int] = {}
+        self._over: set[tuple[int, int]] = set()  # spans known to exceed the size
+        self._count_upto = getattr(sizer, "count_upto", None)
+
 
     # -- sizes ---------------------------------------------------------------------------
     def count(self, s: int, e: int) -> int:
@@ -53,6 +56,31 @@ class Packer:
                 self._counts.clear()
             self._counts[key] = c
         return c
+
+    def fits(self, s: int, e: int, budget: int) -> bool:
+        """``count(s, e) <= budget``, stopping early where the sizer can (no full count)."""
+        if self.additive:
+            return e - s <= budget
+        key = (s, e)
+        c = self._counts.get(key)
+        if c is not None:
+            return c <= budget
+        if budget == self.size and key in self._over:
+            return False
+        upto = self._count_upto
+        if upto is None:
+            return self.count(s, e) <= budget
+        got = upto(self.text[s:e], budget)
+        if got is not None:
+            if len(self._counts) > 4096:
+                self._counts.clear()
+            self._counts[key] = got
+            return True
+        if budget == self.size:
+            if len(self._over) > 4096:
+                self._over.clear()
+            self._over.add(key)
+        return False
 
     def estimate(self, s: int, e: int) -> int | None:
         if self.additive:
@@ -69,7 +97,7 @@ class Packer:
             # generous: BPE counts at the edges differ from the index by a few tokens
             return min(self.n, self.index.reach(s, budget + 8) + 16)
         hi = min(self.n, s + max(16, budget * 4))
-        while hi < self.n and self.count(s, hi) <= budget:
+        while hi < self.n and self.fits(s, hi, budget):
             hi = min(self.n, s + (hi - s) * 2)
         return hi
 
@@ -101,21 +129,21 @@ class Packer:
                 else:
                     hi_i = mid - 1
             j = max(j, 0)
-            if self.count(s, cands[j]) <= budget:
+            if self.fits(s, cands[j], budget):
                 while j + 1 < len(cands) and est(s, cands[j + 1]) <= budget + 3 \
-                        and self.count(s, cands[j + 1]) <= budget:
+                        and self.fits(s, cands[j + 1], budget):
                     j += 1
                 return cands[j]
             while j > 0:
                 j -= 1
-                if self.count(s, cands[j]) <= budget:
+                if self.fits(s, cands[j], budget):
                     return cands[j]
             return None
         # no index: binary search with exact counts (counts grow with the span)
         lo_i, hi_i, best = 0, len(cands) - 1, None
         while lo_i <= hi_i:
             mid = (lo_i + hi_i) // 2
-            if self.count(s, cands[mid]) <= budget:
+            if self.fits(s, cands[mid], budget):
                 best = cands[mid]
                 lo_i = mid + 1
             else:
@@ -137,10 +165,17 @@ class Packer:
             if j >= 0 and para[j] > lo:
                 return para[j]
             levels = levels[1:]
+        # with a token index, look first near where the budget is predicted to run out:
+        # computing every line and sentence cut of a long window costs more than counting
+        near = lo
+        if self.index is not None and not self.additive:
+            guess = self.index.reach(s, self.size)
+            near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
-            got = self._largest_fitting(s, self._cuts(level, lo, hi), self.size)
-            if got is not None:
-                return got
+            for window_lo in ((near, lo) if near > lo else (lo,)):
+                got = self._largest_fitting(s, self._cuts(level, window_lo, hi), self.size)
+                if got is not None:
+                    return got
         return None
 
     def overlap_starts(self, s: int, e: int) -> Iterator[int]:
@@ -167,7 +202,7 @@ class Packer:
             a, b = 0, len(cands)
             while a < b:
                 mid = (a + b) // 2
-                if self.count(cands[mid], e) <= self.overlap:
+                if self.fits(cands[mid], e, self.overlap):
                     b = mid
                 else:
                     a = mid + 1
