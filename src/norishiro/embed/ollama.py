@@ -1,0 +1,155 @@
+"""An Ollama ``/api/embed`` client that loses nothing: retries what can be retried, says
+clearly what cannot, and never lets the server truncate silently (``truncate: false``).
+
+Request and response shapes follow Ollama's API reference: ``POST /api/embed`` with
+``{"model", "input": [..], "truncate"}`` answers ``{"model", "embeddings": [[..], ..]}``;
+errors are ``{"error": "..."}`` with 404 for a model that is not pulled and 400 for an input
+longer than the context ("the input length exceeds the context length").
+``POST /api/show`` with ``{"model"}`` answers ``model_info`` holding ``<arch>.context_length``.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..export import DEFAULT_OLLAMA_URL
+
+__all__ = [
+    "OllamaError",
+    "ModelNotFound",
+    "InputTooLong",
+    "ServerUnavailable",
+    "OllamaClient",
+    "OllamaEmbedder",
+    "KNOWN_CONTEXT",
+    "context_length",
+]
+
+# Context windows (tokens) of common Ollama embedding models, as Ollama serves them by
+# default. Seed 002: embeddinggemma and nomic-embed-text 2K, mxbai-embed-large and
+# all-minilm 512. The others as listed for the Ollama library by several independent
+# model comparisons (2026). A running server's /api/show is asked first when reachable.
+KNOWN_CONTEXT = {
+    "embeddinggemma": 2048,
+    "nomic-embed-text": 2048,
+    "mxbai-embed-large": 512,
+    "all-minilm": 512,
+    "bge-m3": 8192,
+    "snowflake-arctic-embed": 512,
+    "snowflake-arctic-embed2": 8192,
+    "granite-embedding": 512,
+}
+
+
+def context_length(model: str) -> int | None:
+    """Known context window for ``model`` (``name`` or ``name:tag``), or None."""
+    return KNOWN_CONTEXT.get(model.split(":", 1)[0].split("/")[-1])
+
+
+class OllamaError(RuntimeError):
+    """An answer from Ollama that retrying will not fix."""
+
+
+class ModelNotFound(OllamaError):
+    pass
+
+
+class InputTooLong(OllamaError):
+    pass
+
+
+class ServerUnavailable(OllamaError):
+    """Connection refused, time-outs or 5xx after every retry."""
+
+
+class OllamaClient:
+    def __init__(self, url: str | None = None, timeout: float = 120.0, retries: int = 4,
+                 backoff: float = 0.5, sleep: Callable[[float], None] = time.sleep):
+        import httpx
+
+        self.url = (url or DEFAULT_OLLAMA_URL).rstrip("/")
+        self.retries = retries
+        self.backoff = backoff
+        self._sleep = sleep
+        self._httpx = httpx
+        self._client = httpx.Client(timeout=timeout)
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _post(self, path: str, payload: dict) -> dict:
+        httpx = self._httpx
+        last: Exception | None = None
+        for attempt in range(self.retries + 1):
+            try:
+                r = self._client.post(self.url + path, json=payload)
+            except (httpx.TransportError,) as e:  # refused, reset, time-outs
+                last = e
+            else:
+                if r.status_code < 400:
+                    return r.json()
+                message = _error_text(r)
+                if r.status_code >= 500:
+                    last = OllamaError(f"HTTP {r.status_code}: {message}")
+                elif r.status_code == 404 or "not found" in message:
+                    model = payload.get("model", "?")
+                    raise ModelNotFound(f"model {model!r} is not available on {self.url}: {message}. "
+                                        f"Run: ollama pull {model}")
+                elif "context length" in message or "too long" in message:
+                    raise InputTooLong(message)
+                else:
+                    raise OllamaError(f"HTTP {r.status_code} from {self.url}{path}: {message}")
+            if attempt < self.retries:
+                self._sleep(self.backoff * (2 ** attempt))
+        raise ServerUnavailable(f"no answer from {self.url}{path} after {self.retries + 1} tries ({last}); "
+                                "is Ollama running? (ollama serve)")
+
+    def embed(self, model: str, inputs: Sequence[str], truncate: bool = False) -> list[list[float]]:
+        data = self._post("/api/embed", {"model": model, "input": list(inputs), "truncate": truncate})
+        vecs = data.get("embeddings")
+        if not isinstance(vecs, list) or len(vecs) != len(inputs):
+            raise OllamaError(f"unexpected /api/embed answer: {len(vecs) if isinstance(vecs, list) else vecs!r} "
+                              f"embeddings for {len(inputs)} inputs")
+        return vecs
+
+    def show_context_length(self, model: str) -> int | None:
+        """The model's context length from ``/api/show``, or None when not reported."""
+        info = self._post("/api/show", {"model": model}).get("model_info") or {}
+        for k, v in info.items():
+            if k.endswith(".context_length") and isinstance(v, int):
+                return v
+        return None
+
+
+def _error_text(r: Any) -> str:
+    try:
+        d = r.json()
+        if isinstance(d, dict) and "error" in d:
+            return str(d["error"])
+    except ValueError:
+        pass
+    return (r.text or "").strip()[:300] or r.reason_phrase
+
+
+class OllamaEmbedder:
+    """The ``Embedder`` interface over Ollama (queries and documents embedded alike)."""
+
+    def __init__(self, model: str, url: str | None = None, batch_size: int = 32, **client_kw):
+        self.model = model
+        self.name = f"ollama:{model}"
+        self.batch_size = batch_size
+        self.client = OllamaClient(url, **client_kw)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        rows: list[list[float]] = []
+        for i in range(0, len(texts), self.batch_size):
+            rows += self.client.embed(self.model, texts[i:i + self.batch_size], truncate=False)
+        arr = np.asarray(rows, dtype=np.float32)
+        if arr.size == 0:
+            return arr.reshape(0, 0)
+        norms = np.linalg.norm(arr, axis=1, keepdims=True)
+        return arr / np.where(norms == 0, 1, norms)
+
+    embed_queries = embed_documents
