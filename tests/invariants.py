@@ -24,8 +24,9 @@ def check_chunks(text: str, chunks, size: int, count=len, overlap: int = 0) -> N
         assert c.start <= covered, f"gap before chunk {i}: text lost"
         assert c.end > covered, f"chunk {i} adds nothing new"
         assert c.start in gb and c.end in gb, f"chunk {i} cuts inside a grapheme cluster"
-        n = count(c.text)
-        assert c.size == n, "size is not the count of the chunk's own text"
+        assert c.embed_text.endswith(c.text)
+        n = count(c.embed_text)
+        assert c.size == n, "size is not the count of what is embedded (header + text)"
         if n > size:
             # only a single grapheme larger than the budget may exceed it
             assert len(_G.findall(c.text)) == 1, f"chunk {i} over budget: {n} > {size}"

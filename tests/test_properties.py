@@ -62,3 +62,27 @@ def test_fast_counter_equals_tiktoken(text):
     limit = len(text) // 3
     got = fast.count_till_limit(text, limit)
     assert got == (fast.count(text) if fast.count(text) <= limit else None)
+
+
+MD_PIECES = ["# 見出し\n", "## Sub\n", "【所見】\n", "■ 2026/1/20\n", "S：", "O）", "所見：", "```\n",
+             "| a | b |\n", "|---|---|\n", "| 1 | 2 |\n", "以下の所見は認めない：\n", "・胸水\n",
+             "a\tb\tc\n", "Title\n=====\n", "\n\n", "肺癌の疑いなし。", "The biopsy was negative. "]
+md_texts = st.lists(st.one_of(st.sampled_from(MD_PIECES), st.sampled_from(PIECES),
+                              st.text(st.characters(blacklist_categories=("Cs",)), max_size=10)),
+                    max_size=50).map("".join)
+
+
+@given(md_texts, st.integers(30, 200), st.integers(0, 40), st.booleans(), st.sampled_from(["recursive", "fixed"]))
+def test_structure_and_header_invariants(text, size, overlap, cross, strategy):
+    from hypothesis import assume
+
+    from norishiro.context import ContextHeaderError
+
+    overlap = min(overlap, size - 1)
+    doc = norishiro.Document(text, id="p", metadata={"patient_id": "P1"})
+    try:
+        chunks = norishiro.chunk(doc, size=size, overlap=overlap, strategy=strategy, cross_sections=cross,
+                                 header_keys=["patient_id", "section"])
+    except ContextHeaderError:
+        assume(False)
+    check_chunks(text, chunks, size, len, overlap)

@@ -32,7 +32,35 @@ def _sizer_or_exit(unit: str, tokenizer: str | None):
         raise click.UsageError(str(e)) from None
 
 
-def _load_inputs(paths: tuple[str, ...], encoding: str, problems: list[str]) -> Iterable[Document]:
+def _parse_meta(items: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"--meta {item!r}: write KEY=VALUE, e.g. --meta patient_id=12345")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _doc_chunks(doc, size, overlap, strategy, sizer, header_keys, header_template, cross_sections,
+                no_structure, section_labels, problems):
+    """The chunks of one document with the structure and header options; a header that does
+    not fit is reported for this document and the others go on."""
+    from .context import ContextHeaderError
+
+    try:
+        yield from iter_chunks(
+            doc, size=size, overlap=overlap, strategy=strategy, tokenizer=sizer,
+            header_keys=header_keys.split(",") if header_keys else None, header_template=header_template,
+            structure=not no_structure, cross_sections=cross_sections,
+            section_labels=section_labels.split(",") if section_labels else None)
+    except ContextHeaderError as e:
+        problems.append(str(e))
+        _err(f"error: {e}")
+
+
+def _load_inputs(paths: tuple[str, ...], encoding: str, problems: list[str],
+                 extra_meta: dict | None = None) -> Iterable[Document]:
     """Documents from files, directories (walked, sorted) and '-' (stdin), one at a time."""
     if not paths:
         paths = ("-",)
@@ -41,7 +69,8 @@ def _load_inputs(paths: tuple[str, ...], encoding: str, problems: list[str]) -> 
             data = sys.stdin.buffer.read()
             try:
                 text = decode_bytes(data, "<stdin>", encoding)
-                yield Document.from_text(text, id="stdin", source="<stdin>", front_matter=True)
+                yield Document.from_text(text, id="stdin", source="<stdin>", front_matter=True,
+                                         metadata=extra_meta)
             except DocumentError as e:
                 problems.append(str(e))
                 _err(f"error: {e}")
@@ -52,7 +81,7 @@ def _load_inputs(paths: tuple[str, ...], encoding: str, problems: list[str]) -> 
             continue
         for path in iter_paths([raw]):
             try:
-                yield load_document(path, encoding=encoding)
+                yield load_document(path, encoding=encoding, metadata=extra_meta)
             except BinaryFileError as e:
                 _err(f"warning: {e}")
             except DocumentError as e:
@@ -78,6 +107,22 @@ def _chunk_options(f):
                           "Implies --unit tokens. Nothing is downloaded."),
         click.option("--encoding", default="utf-8", show_default=True,
                      help="Text encoding of the input files (e.g. cp932 for Shift_JIS)."),
+        click.option("--header-keys", default=None, metavar="KEYS",
+                     help="Put a context header in front of every chunk's embed_text, e.g. "
+                          "patient_id,date,section ('section' is the section path). The header "
+                          "counts against --size."),
+        click.option("--header-template", default=None, metavar="FMT",
+                     help="Header format instead of '(Metadata: Patient_ID=..., Date=...)', e.g. "
+                          "'[{patient_id} {date}] {section}'."),
+        click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
+                     help="Metadata added to every document (repeatable); also read from YAML front "
+                          "matter and NAME.meta.json."),
+        click.option("--cross-sections", is_flag=True,
+                     help="Let chunks run across section boundaries (headings, 【labels】, S：...)."),
+        click.option("--no-structure", is_flag=True,
+                     help="Treat files as plain text: no sections, code blocks or tables."),
+        click.option("--section-labels", default=None, metavar="LABELS",
+                     help="More section names recognised before a colon, e.g. 申し送り,Impression."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -115,8 +160,8 @@ def main() -> None:
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write here instead of standard output.")
 @click.option("--quiet", "-q", is_flag=True, help="No summary on standard error.")
-def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, model, ollama_url, truncate,
-              output, quiet):
+def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_keys, header_template, meta,
+              cross_sections, no_structure, section_labels, fmt, model, ollama_url, truncate, output, quiet):
     """Split PATHS (files, directories, or - for standard input) into chunks.
 
     Each JSONL line holds doc_id, id, index, start, end, size and text; start and end are
@@ -140,9 +185,10 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, fmt, mo
         if fmt == "json":
             out.write("[")
         first = True
-        for doc in _load_inputs(paths, encoding, problems):
+        for doc in _load_inputs(paths, encoding, problems, _parse_meta(meta)):
             stats.docs += 1
-            for c in iter_chunks(doc, size=size, overlap=overlap, strategy=strategy, tokenizer=sizer):
+            for c in _doc_chunks(doc, size, overlap, strategy, sizer, header_keys, header_template,
+                                 cross_sections, no_structure, section_labels, problems):
                 stats.add(c)
                 if fmt in ("ollama", "curl"):
                     inputs.append(c.embed_text)
@@ -394,8 +440,8 @@ def _text_from_chunks(chunks: list) -> str | None:
                    "list-scope, mid-sentence, broken-sentence, broken-fact, tiny, over-budget, "
                    "or 'fragmentation' for the first seven).")
 @click.option("--show", default=8, show_default=True, help="Worst cases quoted in the text report.")
-def lint_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, chunks_file, facts_opt, as_json,
-             fail_on, show):
+def lint_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_keys, header_template, meta,
+             cross_sections, no_structure, section_labels, chunks_file, facts_opt, as_json, fail_on, show):
     """Find context fragmentation and report boundary quality.
 
     A boundary inside a sentence can cut a finding off from its negation (肺癌の疑い | なし),
@@ -459,8 +505,9 @@ def lint_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, chunks_f
     else:
         if not paths:
             raise click.UsageError("give document PATHS, or --chunks FILE")
-        for doc in _load_inputs(paths, encoding, problems):
-            chunks = list(iter_chunks(doc, size=size, overlap=overlap, strategy=strategy, tokenizer=sizer))
+        for doc in _load_inputs(paths, encoding, problems, _parse_meta(meta)):
+            chunks = list(_doc_chunks(doc, size, overlap, strategy, sizer, header_keys, header_template,
+                                      cross_sections, no_structure, section_labels, problems))
             report.merge(lint_chunks(doc.text, chunks, doc_id=doc.id, size=size, facts=facts_for(doc)))
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))

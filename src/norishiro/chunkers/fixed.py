@@ -14,6 +14,6 @@ from .packer import Packer, Span
 
 
 def fixed_spans(text: str, sizer: Sizer, size: int, overlap: int = 0,
-                boundaries: Boundaries | None = None) -> Iterator[Span]:
+                boundaries: Boundaries | None = None, **packer_kw) -> Iterator[Span]:
     return Packer(text, sizer, size, overlap, end_levels=(Level.GRAPHEME,),
-                  overlap_levels=(Level.GRAPHEME,), boundaries=boundaries).spans()
+                  overlap_levels=(Level.GRAPHEME,), boundaries=boundaries, **packer_kw).spans()

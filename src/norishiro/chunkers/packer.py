@@ -15,7 +15,7 @@ text; the whole-document token index only says where to look first.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..boundaries import Boundaries, Level
 from ..sizing import Sizer
@@ -27,7 +27,9 @@ class Packer:
     def __init__(self, text: str, sizer: Sizer, size: int, overlap: int = 0,
                  end_levels: Sequence[Level] = tuple(Level),
                  overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
-                 boundaries: Boundaries | None = None, min_start: int = 0):
+                 boundaries: Boundaries | None = None, min_start: int = 0,
+                 prefix: Callable[[int], str] | None = None,
+                 atoms: Sequence[tuple[int, int]] = ()):
         self.text = text
         self.n = len(text)
         self.sizer = sizer
@@ -42,25 +44,57 @@ class Packer:
         self._counts: dict[tuple[int, int], int] = {}
         self._over: set[tuple[int, int]] = set()  # spans known to exceed the size
         self._count_upto = getattr(sizer, "count_upto", None)
+        # text put in front of a chunk starting at s (context header, repeated table header):
+        # it counts against the budget, so every size below is of prefix + text
+        self._prefix = prefix
+        self._plens: dict[int, int] = {}
+        # spans kept whole (code, tables, lists with their lead-in) when they fit
+        fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
+        self._atom_starts = [a for a, _ in fitting]
+        self._atom_ends = [b for _, b in fitting]
 
+    def prefix(self, s: int) -> str:
+        return self._prefix(s) if self._prefix else ""
+
+    def plen(self, s: int) -> int:
+        """Size of the prefix of a chunk starting at ``s``."""
+        if not self._prefix:
+            return 0
+        got = self._plens.get(s)
+        if got is None:
+            got = self._plens[s] = self.sizer.count(self._prefix(s))
+        return got
+
+    def _blocked(self, c: int) -> bool:
+        i = bisect_right(self._atom_starts, c - 1) - 1
+        return i >= 0 and c < self._atom_ends[i]
 
     # -- sizes ---------------------------------------------------------------------------
     def count(self, s: int, e: int) -> int:
         if self.additive:
-            return e - s
+            return self.plen(s) + e - s
         key = (s, e)
         c = self._counts.get(key)
         if c is None:
-            c = self.sizer.count(self.text[s:e])
+            c = self.sizer.count(self.prefix(s) + self.text[s:e])
             if len(self._counts) > 4096:
                 self._counts.clear()
             self._counts[key] = c
         return c
 
+    def raw_fits(self, s: int, e: int, budget: int) -> bool:
+        """Size of the text alone (no prefix) within ``budget``: for the overlap."""
+        if self.additive:
+            return e - s <= budget
+        upto = self._count_upto
+        if upto is None:
+            return self.sizer.count(self.text[s:e]) <= budget
+        return upto(self.text[s:e], budget) is not None
+
     def fits(self, s: int, e: int, budget: int) -> bool:
         """``count(s, e) <= budget``, stopping early where the sizer can (no full count)."""
         if self.additive:
-            return e - s <= budget
+            return self.plen(s) + e - s <= budget
         key = (s, e)
         c = self._counts.get(key)
         if c is not None:
@@ -70,7 +104,7 @@ class Packer:
         upto = self._count_upto
         if upto is None:
             return self.count(s, e) <= budget
-        got = upto(self.text[s:e], budget)
+        got = upto(self.prefix(s) + self.text[s:e], budget)
         if got is not None:
             if len(self._counts) > 4096:
                 self._counts.clear()
@@ -84,13 +118,16 @@ class Packer:
 
     def estimate(self, s: int, e: int) -> int | None:
         if self.additive:
-            return e - s
+            return self.plen(s) + e - s
         if self.index is not None:
-            return self.index.estimate(s, e)
+            return self.index.estimate(s, e) + self.plen(s)
         return None
 
     def _reach(self, s: int, budget: int) -> int:
         """A position beyond which no span from ``s`` can fit ``budget`` (or a good guess)."""
+        budget -= self.plen(s)
+        if budget <= 0:
+            return s
         if self.additive:
             return min(self.n, s + budget)
         if self.index is not None:
@@ -103,7 +140,9 @@ class Packer:
 
     # -- the search ----------------------------------------------------------------------
     def _cuts(self, level: Level, lo: int, hi: int) -> list[int]:
-        cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.additive)
+        cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.additive and not self._atom_starts)
+        if self._atom_starts:
+            cuts = [c for c in cuts if not self._blocked(c)]
         # the end of the text is the coarsest boundary of all
         if hi >= self.n > lo and level == self.end_levels[0] and (not cuts or cuts[-1] != self.n):
             cuts = cuts + [self.n]
@@ -114,7 +153,7 @@ class Packer:
         if not cands:
             return None
         if self.additive:
-            i = bisect_right(cands, s + budget) - 1
+            i = bisect_right(cands, s + budget - self.plen(s)) - 1
             return cands[i] if i >= 0 else None
         est = self.estimate
         if est(s, cands[0]) is not None:
@@ -156,7 +195,7 @@ class Packer:
         if hi <= lo:
             return None
         levels = self.end_levels
-        if self.additive and levels[0] is Level.PARAGRAPH:
+        if self.additive and levels[0] is Level.PARAGRAPH and not self._atom_starts:
             # fast path for characters: most chunks end at the text end or a paragraph
             if hi >= self.n:
                 return self.n
@@ -197,12 +236,12 @@ class Packer:
                         break
                     merged.update(self.bnd.window_cuts(lv, lo, e - 1))
                 cands = sorted(merged)
-            cands = [c for c in cands if s < c < e]
+            cands = [c for c in cands if s < c < e and not self._blocked(c)]
             # count(c, e) shrinks as c grows: find the first c that fits the overlap
             a, b = 0, len(cands)
             while a < b:
                 mid = (a + b) // 2
-                if self.fits(cands[mid], e, self.overlap):
+                if self.raw_fits(cands[mid], e, self.overlap):
                     b = mid
                 else:
                     a = mid + 1

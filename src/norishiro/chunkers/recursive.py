@@ -15,7 +15,9 @@ from .packer import Packer, Span
 
 
 def recursive_spans(text: str, sizer: Sizer, size: int, overlap: int = 0,
-                    boundaries: Boundaries | None = None) -> Iterator[Span]:
+                    boundaries: Boundaries | None = None, **packer_kw) -> Iterator[Span]:
+    """``packer_kw``: ``prefix`` (text counted in front of each chunk) and ``atoms``
+    (spans kept whole when they fit), see :class:`Packer`."""
     return Packer(text, sizer, size, overlap, end_levels=tuple(Level),
                   overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD),
-                  boundaries=boundaries).spans()
+                  boundaries=boundaries, **packer_kw).spans()

@@ -1,0 +1,283 @@
+"""Sections, Markdown structure and context headers (seed 003 §5).
+
+A chunk such as 「血圧は130/80で安定。」 has lost whose, when and which section it is. This
+module finds the section path of every position (Markdown headings, and the labelled
+sections clinical and business documents use: 【所見】, ■主訴, [現病歴], 所見：, SOAP
+lines, ``1. 現病歴``), the spans that should stay whole (fenced code, tables, a list with
+its lead-in line), and renders the context header that is put in front of each chunk's
+text in ``embed_text``.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+__all__ = [
+    "Section",
+    "Atom",
+    "DEFAULT_LABELS",
+    "SOAP_NAMES",
+    "ContextHeaderError",
+    "find_sections",
+    "find_atoms",
+    "HeaderRenderer",
+]
+
+# Section names that count as a heading when a line starts with them followed by a colon
+# (所見：...), or when a numbered line is just the name (1. 現病歴). Extend with
+# ``section_labels=`` / ``--section-labels``.
+DEFAULT_LABELS = (
+    "主訴", "現病歴", "既往歴", "家族歴", "生活歴", "社会歴", "アレルギー", "内服薬", "服薬歴", "常用薬",
+    "身体所見", "理学所見", "検査所見", "血液検査", "画像所見", "所見", "診断", "診断名", "結論", "印象",
+    "評価", "考察", "経過", "入院経過", "治療経過", "治療", "治療方針", "方針", "計画", "処方", "退院時処方",
+    "退院時所見", "指導", "予定", "既往", "術式", "手術所見", "病理", "病理結果", "看護問題", "看護計画",
+    "目的", "背景", "概要", "要旨", "結果", "まとめ", "備考",
+    "Findings", "Impression", "Assessment", "Plan", "History", "Diagnosis", "Conclusion", "Summary",
+    "Subjective", "Objective", "Medications", "Allergies", "Background", "Results", "Discussion",
+)
+SOAP_NAMES = {"S": "Subjective", "O": "Objective", "A": "Assessment", "P": "Plan"}
+
+
+class ContextHeaderError(ValueError):
+    """The header would leave too little room for text."""
+
+
+@dataclass
+class Section:
+    start: int
+    end: int
+    headings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Atom:
+    """A span to keep whole when it fits; ``header`` is a table's header rows, repeated
+    in ``embed_text`` for chunks that start inside the table body."""
+
+    start: int
+    end: int
+    kind: str
+    body_start: int = 0
+    header: str = ""
+
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_BRACKET = re.compile(r"^\s*[【\[［]([^】\]］\n]{1,24})[】\]］]")
+_MARK = re.compile(r"^\s*[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
+_SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _label_re(labels: Sequence[str]) -> re.Pattern:
+    alts = "|".join(re.escape(x) for x in sorted(set(labels), key=len, reverse=True))
+    return re.compile(rf"^\s*(?:\d{{1,2}}[.．)）]\s*|[#＃]\s*)?({alts})\s*(?:[:：]|$)", re.I)
+
+
+_CAND_LINE = r"\n(?=[ \t]*(?:#|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|\d{1,2}[.．)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
+
+
+@lru_cache(maxsize=8)
+def _candidates(labels: tuple[str, ...]) -> re.Pattern:
+    """Lines that may start a heading. The pattern begins with a literal newline (searched
+    in "\\n" + text) so the engine skips from line to line instead of trying every position."""
+    return re.compile(_CAND_LINE + rf"|{_trie(labels)}\s*(?:[:：]|\r?$)))", re.M | re.I)
+
+
+def _trie(words: Sequence[str]) -> str:
+    """An alternation as a prefix tree (``主(?:訴|治医)``): one branch per first character,
+    so a line that starts with no label's first letter is rejected at once."""
+    tree: dict = {}
+    for w in set(words):
+        node = tree
+        for ch in w.lower():
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        alts = [re.escape(ch) + emit(sub) if ch else "" for ch, sub in sorted(node.items(), key=lambda kv: kv[0] == "")]
+        if len(alts) == 1:
+            return alts[0]
+        optional = "" in node
+        body = "|".join(a for a in alts if a)
+        return f"(?:{body})" + ("?" if optional else "")
+
+    return emit(tree)
+
+
+def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: bool = True) -> list[Section]:
+    """Split ``text`` into sections, each with its heading path; they cover the text.
+
+    Markdown headings nest by level; bracketed and marked labels (【】 [] ■) sit below
+    them; field labels (所見：, S：) sit below those. A new label replaces the previous one
+    of its rank, so the path reads like 退院サマリ > 2026/1/20 > Assessment. Only lines
+    that can start a heading are looked at (one regex pass), so long texts stay cheap.
+    """
+    label_re = _label_re(labels)
+    cand = _candidates(tuple(labels))
+    starts: list[tuple[int, list[str]]] = []
+    md: list[tuple[int, str]] = []  # (level, title)
+    block: str | None = None
+    fieldl: str | None = None
+    in_fence = False
+    last_heading_end = -1
+
+    def path() -> list[str]:
+        return [t for _, t in md] + [x for x in (block, fieldl) if x]
+
+    for m0 in cand.finditer("\n" + text):
+        a = m0.start()  # the "\n" put in front shifts positions by one: this is the line start
+        nl = text.find("\n", a)
+        line_end = len(text) if nl < 0 else nl
+        line = text[a:line_end].rstrip("\r")
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        new: tuple[str, Any] | None = None
+        at = a
+        m = _ATX.match(line) if markdown else None
+        if m:
+            new = ("md", (len(m.group(1)), m.group(2).strip()))
+        elif markdown and _SETEXT.match(line) and a > 0:
+            pa = text.rfind("\n", 0, a - 1) + 1
+            prev = text[pa:a].rstrip("\r\n")
+            if prev.strip() and "|" not in prev and pa > last_heading_end and not _SETEXT.match(prev):
+                at = pa
+                new = ("md", (1 if line.strip().startswith("=") else 2, prev.strip()))
+        if new is None:
+            m = _BRACKET.match(line) or _MARK.match(line)
+            if m and not re.match(r"^\s*\[[ xX]\]", line):
+                new = ("block", m.group(1).strip())
+            else:
+                m = _SOAP.match(line)
+                if m:
+                    new = ("field", SOAP_NAMES[m.group(1)])
+                else:
+                    m = label_re.match(line)
+                    if m:
+                        new = ("field", m.group(1))
+        if not new:
+            continue
+        kind, val = new
+        if kind == "md":
+            level, title = val
+            while md and md[-1][0] >= level:
+                md.pop()
+            md.append((level, title))
+            block = fieldl = None
+        elif kind == "block":
+            block, fieldl = val, None
+        else:
+            fieldl = val
+        last_heading_end = line_end
+        if starts and starts[-1][0] == at:
+            starts[-1] = (at, path())
+        else:
+            starts.append((at, path()))
+    if not starts or starts[0][0] != 0:
+        starts.insert(0, (0, []))
+    out = []
+    for k, (s, p) in enumerate(starts):
+        e = starts[k + 1][0] if k + 1 < len(starts) else len(text)
+        if e > s:
+            out.append(Section(s, e, p))
+    return out or [Section(0, len(text), [])]
+
+
+_FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?:\r?\n|$))", re.S)
+_MD_TABLE = re.compile(r"\n(([ \t]*\|[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n)"
+                       r"(?:[ \t]*\|[^\n]*\|[ \t]*(?:\r?\n|$))*)")
+_TSV_LINE = re.compile(r"\n([^\t\n]*\t[^\t\n]*\t[^\n]*)")
+_LEAD_LIST = re.compile(r"\n([^\n]*[:：][ \t]*\r?\n(?:[ \t]*(?:[・•●○\-*+]|\d{1,2}[.．)）]|[（(]\d{1,2}[)）]|[①-⑳])"
+                        r"[ \t]*\S[^\n]*(?:\r?\n|$))+)")
+
+
+def find_atoms(text: str) -> list[Atom]:
+    """Fenced code blocks, tables (Markdown and tab-separated) and lead-in + list spans,
+    disjoint and sorted; the header rows of a table are kept for repetition.
+
+    Patterns start with a literal newline and run over "\\n" + text (positions shift by
+    one), which lets the regex engine jump between lines."""
+    t = "\n" + text
+    found: list[Atom] = []
+    if "```" in text or "~~~" in text:
+        found += [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in _FENCED.finditer(t)]
+    if "|" in text:
+        found += [Atom(m.start(1) - 1, m.end(1) - 1, "table", body_start=m.end(2) - 1, header=m.group(2))
+                  for m in _MD_TABLE.finditer(t)]
+    if text.count("\t") >= 6:
+        run: list[tuple[int, int]] = []
+        for m in _TSV_LINE.finditer(t):
+            a, b = m.start(1) - 1, min(len(text), m.end(1))  # the line and its newline
+            if run and run[-1][1] != a:
+                found += _tsv_atom(text, run)
+                run = []
+            run.append((a, b))
+        found += _tsv_atom(text, run)
+    if "：" in text or ":" in text:
+        found += [Atom(m.start(1) - 1, m.end(1) - 1, "list") for m in _LEAD_LIST.finditer(t)]
+    found.sort(key=lambda x: (x.start, -x.end))
+    out: list[Atom] = []
+    for atom in found:  # keep the first of overlapping spans (code wins over what is inside)
+        if not out or atom.start >= out[-1].end:
+            out.append(atom)
+    return out
+
+
+def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
+    if len(run) < 3:
+        return []
+    return [Atom(run[0][0], run[-1][1], "table", body_start=run[0][1], header=text[run[0][0]:run[0][1]])]
+
+
+def _display_key(key: str) -> str:
+    return "_".join("ID" if p.lower() == "id" else p[:1].upper() + p[1:] for p in key.split("_"))
+
+
+class HeaderRenderer:
+    """Renders the context header for a chunk from document metadata and its section path.
+
+    Default format (seed 003): ``(Metadata: Patient_ID=12345, Date=2026-02-18,
+    Section=Assessment)`` and a newline. ``section`` means the section path (joined with
+    " > "); keys missing from the metadata are left out. A ``template`` is a Python format
+    string over the metadata keys plus ``section`` and ``headings``.
+    """
+
+    def __init__(self, keys: Sequence[str] | None, template: str | None = None):
+        self.keys = [k.strip() for k in (keys or []) if k.strip()]
+        self.template = template
+
+    @property
+    def active(self) -> bool:
+        return bool(self.keys) or bool(self.template)
+
+    def render(self, metadata: dict[str, Any], headings: Sequence[str]) -> str:
+        if not self.active:
+            return ""
+        section = " > ".join(headings)
+        values = {**{str(k): v for k, v in metadata.items()}, "section": section, "headings": section}
+        if self.template:
+            try:
+                out = self.template.format_map(_Default(values))
+            except (ValueError, IndexError) as e:
+                raise ContextHeaderError(f"--header-template {self.template!r} is not a valid format "
+                                         f"string ({e}); write keys as {{patient_id}}") from None
+            return out if out.endswith("\n") else out + "\n"
+        parts = [f"{_display_key(k)}={values[k]}" for k in self.keys
+                 if values.get(k) not in (None, "")]
+        return f"(Metadata: {', '.join(parts)})\n" if parts else ""
+
+
+class _Default(dict):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def section_at(sections: list[Section], pos: int) -> Section:
+    starts = [s.start for s in sections]
+    return sections[max(0, bisect.bisect_right(starts, pos) - 1)]

@@ -1,0 +1,126 @@
+"""Context headers, sections and Markdown structure (seed 003 §5)."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import norishiro
+from clinical import load_facts, sample_paths
+from invariants import check_chunks
+from norishiro.cli import main
+from norishiro.context import ContextHeaderError, HeaderRenderer, find_atoms, find_sections
+from norishiro.sizing import TiktokenSizer
+
+O200K = TiktokenSizer("o200k_base")
+
+
+def test_clinical_samples_with_header_at_256_tokens():
+    known = total = 0
+    for p in sample_paths():
+        doc = norishiro.load_document(p)
+        chunks = norishiro.chunk(doc, size=256, unit="tokens", tokenizer="o200k_base",
+                                 header_keys=["patient_id", "date", "section"])
+        check_chunks(doc.text, chunks, 256, O200K.count)
+        pid, date = doc.metadata["patient_id"], str(doc.metadata["date"])
+        for c in chunks:
+            head = c.embed_text[: len(c.embed_text) - len(c.text)]
+            assert head.startswith("(Metadata: ") and f"Patient_ID={pid}" in head and f"Date={date}" in head
+            assert O200K.count(c.embed_text) == c.size <= 256
+            known += bool(c.section)
+            total += 1
+        for f in load_facts(p):
+            assert any(c.start <= f["start"] and f["end"] <= c.end for c in chunks), (p.name, f["text"])
+    assert known / total >= 0.8, known / total
+
+
+def test_seed003_header_format():
+    r = HeaderRenderer(["patient_id", "date", "section"])
+    assert r.render({"patient_id": "12345", "date": "2026-02-18"}, ["Assessment"]) == \
+        "(Metadata: Patient_ID=12345, Date=2026-02-18, Section=Assessment)\n"
+    t = HeaderRenderer(None, "[{patient_id}] {section}")
+    assert t.render({"patient_id": "P"}, ["A", "B"]) == "[P] A > B\n"
+
+
+def test_no_header_keys_means_embed_text_is_text():
+    doc = norishiro.Document.from_text("# T\n\n本文。", front_matter=False)
+    for c in norishiro.chunk(doc, size=50):
+        assert c.embed_text == c.text
+
+
+def test_header_too_big_is_an_error_naming_the_document():
+    doc = norishiro.Document("本文です。" * 20, id="note-1", metadata={"patient_id": "X" * 80})
+    with pytest.raises(ContextHeaderError, match="note-1.*patient_id"):
+        norishiro.chunk(doc, size=100, header_keys=["patient_id"])
+
+
+def test_sections_from_markdown_and_labels():
+    text = ("# 退院サマリ\n\n【主訴】\n発熱\n\n■ 2026/1/20\nS：頭痛あり。\nO）BT 36.8℃。\nA: 緊張型頭痛。\n"
+            "P：経過観察。\n\n1. 現病歴\n高血圧で通院中。\n\n[既往歴]\nなし\n\nTitle\n=====\ntext\n")
+    secs = find_sections(text)
+    paths = [" > ".join(s.headings) for s in secs]
+    assert "退院サマリ > 主訴" in paths
+    assert "退院サマリ > 2026/1/20 > Subjective" in paths
+    assert "退院サマリ > 2026/1/20 > Assessment" in paths
+    assert "退院サマリ > 2026/1/20 > 現病歴" in paths or "退院サマリ > 現病歴" in paths
+    assert "退院サマリ > 既往歴" in paths and paths[-1] == "Title"
+    assert "".join(text[s.start:s.end] for s in secs) == text
+
+
+def test_chunks_do_not_cross_sections_unless_asked():
+    text = "【所見】\n" + "結節影を認める。" * 3 + "\n【結論】\n肺癌の疑いなし。\n"
+    doc = norishiro.Document(text, id="d")
+    chunks = norishiro.chunk(doc, size=200)
+    assert [c.section for c in chunks] == ["所見", "結論"]
+    assert len(norishiro.chunk(doc, size=200, cross_sections=True)) == 1
+
+
+def test_code_fence_and_table_stay_whole_when_they_fit():
+    code = "```python\n" + "".join(f"x{i} = {i}\n" for i in range(8)) + "```\n"
+    table = "| 項目 | 値 |\n|---|---|\n" + "".join(f"| CRP{i} | {i}.0 |\n" for i in range(5))
+    text = "# Doc\n\n" + "前置きの文です。" * 6 + "\n" + code + "\n" + table + "\n後の文。\n"
+    doc = norishiro.Document(text, id="md")
+    for size in (120, 160, 200):
+        chunks = norishiro.chunk(doc, size=size)
+        check_chunks(text, chunks, size)
+        assert any(code in c.text for c in chunks), size
+        assert any(table in c.text for c in chunks), size
+
+
+def test_long_table_is_split_by_rows_with_header_repeated():
+    header = "| 検査 | 1日目 | 3日目 |\n|---|---|---|\n"
+    rows = "".join(f"| 項目{i:02d} | {i}.0 | {i}.5 |\n" for i in range(40))
+    text = "# 検査\n\n" + header + rows
+    doc = norishiro.Document(text, id="t")
+    chunks = norishiro.chunk(doc, size=150)
+    check_chunks(text, chunks, 150)
+    body = [c for c in chunks if c.start > text.index(rows)]
+    assert body
+    for c in body:
+        assert c.embed_text.startswith(header) and c.text.startswith("| 項目")  # cut between rows
+        assert len(c.embed_text) <= 150
+
+
+def test_list_stays_with_negating_lead_in():
+    lead = "以下の所見は認めない：\n・胸水\n・心嚢液貯留\n・リンパ節腫大\n"
+    text = "所見の記載。" * 10 + "\n" + lead + "以上。\n"
+    doc = norishiro.Document(text, id="l")
+    chunks = norishiro.chunk(doc, size=70)
+    assert any(lead in c.text for c in chunks)
+    assert [a.kind for a in find_atoms(text)] == ["list"]
+
+
+def test_cli_header_meta_and_jsonl_fields(tmp_path):
+    p = tmp_path / "note.txt"
+    p.write_text("【評価】\n血圧は130/80で安定。降圧剤の増量は不要と判断。\n", encoding="utf-8")
+    (tmp_path / "note.meta.json").write_text(json.dumps({"date": "2026-02-18"}), encoding="utf-8")
+    r = CliRunner().invoke(main, ["chunk", str(p), "--size", "200", "--meta", "patient_id=12345",
+                                  "--header-keys", "patient_id,date,section", "-q"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["embed_text"] == ("(Metadata: Patient_ID=12345, Date=2026-02-18, Section=評価)\n"
+                               "【評価】\n血圧は130/80で安定。降圧剤の増量は不要と判断。\n")
+    assert d["section"] == "評価" and d["headings"] == ["評価"]
+    assert d["metadata"] == {"date": "2026-02-18", "patient_id": "12345"}
+    assert d["size"] == len(d["embed_text"])
+    bad = CliRunner().invoke(main, ["chunk", str(p), "--meta", "oops", "-q"])
+    assert bad.exit_code == 2
