@@ -44,9 +44,11 @@ def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0
                 tokenizer: str | Callable[[str], int] | Sizer | None = None,
                 header_keys: Sequence[str] | None = None, header_template: str | None = None,
                 structure: bool | None = None, cross_sections: bool = False,
-                section_labels: Sequence[str] | None = None) -> Iterator[Chunk]:
+                section_labels: Sequence[str] | None = None,
+                semantic: dict[str, Any] | None = None) -> Iterator[Chunk]:
     """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output)."""
     validate_options(size, overlap, strategy)
+    skw = dict(semantic or {}) if strategy == "semantic" else {}
     doc = _as_document(text_or_document)
     sizer = get_sizer(unit, tokenizer)
     renderer = HeaderRenderer(header_keys, header_template)
@@ -54,7 +56,7 @@ def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0
         structure = isinstance(text_or_document, Document) or renderer.active
     text, meta = doc.text, doc.metadata
     if not structure and not renderer.active:
-        spans = STRATEGIES[strategy](text, sizer, size, overlap)
+        spans = STRATEGIES[strategy](text, sizer, size, overlap, **skw)
         for i, (s, e, n) in enumerate(spans):
             yield Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
         return
@@ -63,7 +65,7 @@ def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0
     atoms = find_atoms(text) if structure else []
     i = 0
     for s, e, n, prefix, sec in _structured_spans(doc, sizer, size, overlap, strategy, sections, atoms,
-                                                  renderer, cross_sections):
+                                                  renderer, cross_sections, skw):
         yield Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {},
                     headings=list(sec.headings), section=sec.headings[-1] if sec.headings else None,
                     embed_text=prefix + text[s:e])
@@ -72,7 +74,7 @@ def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0
 
 def _structured_spans(doc: Document, sizer: Sizer, size: int, overlap: int, strategy: str,
                       sections: list[Section], atoms: list[Atom], renderer: HeaderRenderer,
-                      cross_sections: bool):
+                      cross_sections: bool, strategy_kw: dict[str, Any]):
     """Chunk section by section (or across sections), with the context header and a
     repeated table header counted in every chunk's budget."""
     text = doc.text
@@ -122,9 +124,11 @@ def _structured_spans(doc: Document, sizer: Sizer, size: int, overlap: int, stra
                     "shorten --header-template, or raise --size")
         sub_atoms = [(x.start - a, x.end - a) for x in atoms if a <= x.start and x.end <= b]
         local_prefix = (lambda p, a=a: prefix_at(a + p)) if (renderer.active or tables) else None
-        kw = {"prefix": local_prefix}
+        kw = {"prefix": local_prefix, **strategy_kw}
         if strategy != "fixed":
             kw["atoms"] = sub_atoms
+        if strategy == "semantic":
+            kw["offset"] = a
         for s, e, n in STRATEGIES[strategy](text[a:b], sizer, size, overlap, **kw):
             yield a + s, a + e, n, local_prefix(s) if local_prefix else "", section_of(a + s)
 
@@ -134,7 +138,7 @@ def chunk(text_or_document: str | Document, *, size: int, overlap: int = 0,
           tokenizer: str | Callable[[str], int] | Sizer | None = None,
           header_keys: Sequence[str] | None = None, header_template: str | None = None,
           structure: bool | None = None, cross_sections: bool = False,
-          section_labels: Sequence[str] | None = None) -> list[Chunk]:
+          section_labels: Sequence[str] | None = None, semantic: dict[str, Any] | None = None) -> list[Chunk]:
     """Split a text or :class:`Document` into chunks of at most ``size`` units.
 
     ``strategy``: ``recursive`` (largest boundary that fits: paragraph > line > sentence >
@@ -150,11 +154,17 @@ def chunk(text_or_document: str | Document, *, size: int, overlap: int = 0,
     ``embed_text``. ``header_keys`` (e.g. ``["patient_id", "date", "section"]``) or
     ``header_template`` put a context header in front of each chunk's ``embed_text``;
     ``size`` always counts header plus text.
+
+    ``semantic`` (with ``strategy="semantic"``): ``embedder`` (an Embedder; default the
+    local model), ``method`` (percentile, stdev, interquartile, gradient, threshold),
+    ``param``, ``window`` (neighbours embedded with each sentence), ``min_size``,
+    ``cache`` (an EmbeddingCache), ``trace`` (a SemanticTrace to fill, for plots).
     """
     return list(iter_chunks(text_or_document, size=size, overlap=overlap, strategy=strategy,
                             unit=unit, tokenizer=tokenizer, header_keys=header_keys,
                             header_template=header_template, structure=structure,
-                            cross_sections=cross_sections, section_labels=section_labels))
+                            cross_sections=cross_sections, section_labels=section_labels,
+                            semantic=semantic))
 
 
 def segment(text_or_document: str | Document, level: str | Level = "sentence") -> list[dict[str, Any]]:

@@ -42,18 +42,59 @@ def _parse_meta(items: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _semantic_options(strategy, embedder, method, param, window, plot, ollama_url) -> dict | None:
+    if strategy != "semantic":
+        return None
+    from .embed import get_embedder
+    from .embed.cache import EmbeddingCache
+
+    try:
+        emb = get_embedder(embedder, url=ollama_url) if embedder.startswith("ollama:") else get_embedder(embedder)
+    except (ValueError, ImportError) as e:
+        raise click.UsageError(f"--embedder: {e}") from None
+    if window < 0:
+        raise click.UsageError("--window must be >= 0")
+    if plot and not plot.lower().endswith((".html", ".png")):
+        raise click.UsageError("--plot takes a .html or .png file name")
+    return {"embedder": emb, "method": method, "param": param, "window": window, "cache": EmbeddingCache(),
+            "_traces": []}
+
+
+def _write_plots(sem: dict, plot: str) -> None:
+    from .plot import similarity_plot
+
+    traces = sem["_traces"]
+    base = Path(plot)
+    for i, (doc_id, tr) in enumerate(traces):
+        p = base if len(traces) == 1 else base.with_name(f"{base.stem}-{i}{base.suffix}")
+        try:
+            similarity_plot(tr, p, title=str(doc_id))
+            _err(f"plot: {p}")
+        except RuntimeError as e:
+            _err(f"error: {e}")
+
+
 def _doc_chunks(doc, size, overlap, strategy, sizer, header_keys, header_template, cross_sections,
-                no_structure, section_labels, problems):
+                no_structure, section_labels, problems, sem=None):
     """The chunks of one document with the structure and header options; a header that does
     not fit is reported for this document and the others go on."""
     from .context import ContextHeaderError
 
+    semantic = None
+    if sem:
+        from .chunkers.semantic import SemanticTrace
+
+        trace = SemanticTrace()
+        sem["_traces"].append((doc.id, trace))
+        semantic = {k: v for k, v in sem.items() if not k.startswith("_")}
+        # one trace per document: the whole text is one region when it is plotted
+        semantic["trace"] = trace
     try:
         yield from iter_chunks(
             doc, size=size, overlap=overlap, strategy=strategy, tokenizer=sizer,
             header_keys=header_keys.split(",") if header_keys else None, header_template=header_template,
             structure=not no_structure, cross_sections=cross_sections,
-            section_labels=section_labels.split(",") if section_labels else None)
+            section_labels=section_labels.split(",") if section_labels else None, semantic=semantic)
     except ContextHeaderError as e:
         problems.append(str(e))
         _err(f"error: {e}")
@@ -123,6 +164,18 @@ def _chunk_options(f):
                      help="Treat files as plain text: no sections, code blocks or tables."),
         click.option("--section-labels", default=None, metavar="LABELS",
                      help="More section names recognised before a colon, e.g. 申し送り,Impression."),
+        click.option("--embedder", "sem_embedder", default="local", show_default=True,
+                     help="For --strategy semantic: local (offline e5-small), hash (lexical, no "
+                          "model) or ollama:MODEL."),
+        click.option("--breakpoint", "sem_method", default="percentile", show_default=True,
+                     type=click.Choice(["percentile", "stdev", "interquartile", "gradient", "threshold"]),
+                     help="For semantic: how similarity dips become cuts."),
+        click.option("--breakpoint-param", "sem_param", type=float, default=None,
+                     help="Percentile (90), k for stdev/IQR (1.5), or the similarity threshold (0.6)."),
+        click.option("--window", "sem_window", type=int, default=0, show_default=True,
+                     help="For semantic: neighbours on each side embedded with a sentence."),
+        click.option("--plot", "sem_plot", default=None, metavar="FILE.html|FILE.png",
+                     help="For semantic: draw the similarity curve, threshold and cuts."),
     ]
     for o in reversed(opts):
         f = o(f)
@@ -161,7 +214,8 @@ def main() -> None:
               help="Write here instead of standard output.")
 @click.option("--quiet", "-q", is_flag=True, help="No summary on standard error.")
 def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_keys, header_template, meta,
-              cross_sections, no_structure, section_labels, fmt, model, ollama_url, truncate, output, quiet):
+              cross_sections, no_structure, section_labels, sem_embedder, sem_method, sem_param, sem_window,
+              sem_plot, fmt, model, ollama_url, truncate, output, quiet):
     """Split PATHS (files, directories, or - for standard input) into chunks.
 
     Each JSONL line holds doc_id, id, index, start, end, size and text; start and end are
@@ -177,6 +231,7 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_
     if tokenizer:
         unit = "tokens"
     sizer = _sizer_or_exit(unit, tokenizer)
+    sem = _semantic_options(strategy, sem_embedder, sem_method, sem_param, sem_window, sem_plot, ollama_url)
     problems: list[str] = []
     out: TextIO = open(output, "w", encoding="utf-8") if output else sys.stdout
     stats = _Stats(size)
@@ -188,7 +243,7 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_
         for doc in _load_inputs(paths, encoding, problems, _parse_meta(meta)):
             stats.docs += 1
             for c in _doc_chunks(doc, size, overlap, strategy, sizer, header_keys, header_template,
-                                 cross_sections, no_structure, section_labels, problems):
+                                 cross_sections, no_structure, section_labels, problems, sem):
                 stats.add(c)
                 if fmt in ("ollama", "curl"):
                     inputs.append(c.embed_text)
@@ -208,6 +263,8 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_
             text = (ollama_body_json(inputs, model, truncate) if fmt == "ollama"
                     else curl_command(inputs, model, truncate, ollama_url))
             out.write(text + "\n")
+        if sem and sem_plot:
+            _write_plots(sem, sem_plot)
     finally:
         if output:
             out.close()
@@ -441,7 +498,8 @@ def _text_from_chunks(chunks: list) -> str | None:
                    "or 'fragmentation' for the first seven).")
 @click.option("--show", default=8, show_default=True, help="Worst cases quoted in the text report.")
 def lint_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_keys, header_template, meta,
-             cross_sections, no_structure, section_labels, chunks_file, facts_opt, as_json, fail_on, show):
+             cross_sections, no_structure, section_labels, sem_embedder, sem_method, sem_param, sem_window,
+             sem_plot, chunks_file, facts_opt, as_json, fail_on, show):
     """Find context fragmentation and report boundary quality.
 
     A boundary inside a sentence can cut a finding off from its negation (肺癌の疑い | なし),
@@ -475,6 +533,8 @@ def lint_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_k
     if tokenizer:
         unit = "tokens"
     sizer = _sizer_or_exit(unit, tokenizer)
+    sem = _semantic_options(strategy, sem_embedder, sem_method, sem_param, sem_window, None,
+                            "http://localhost:11434")
     problems: list[str] = []
     report = LintReport()
 
@@ -507,7 +567,7 @@ def lint_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_k
             raise click.UsageError("give document PATHS, or --chunks FILE")
         for doc in _load_inputs(paths, encoding, problems, _parse_meta(meta)):
             chunks = list(_doc_chunks(doc, size, overlap, strategy, sizer, header_keys, header_template,
-                                      cross_sections, no_structure, section_labels, problems))
+                                      cross_sections, no_structure, section_labels, problems, sem))
             report.merge(lint_chunks(doc.text, chunks, doc_id=doc.id, size=size, facts=facts_for(doc)))
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from .fixed import fixed_spans
 from .recursive import recursive_spans
+from .semantic import semantic_spans
 
 STRATEGIES = {
     "recursive": recursive_spans,
     "fixed": fixed_spans,
+    "semantic": semantic_spans,
 }
 
-__all__ = ["STRATEGIES", "fixed_spans", "recursive_spans"]
+__all__ = ["STRATEGIES", "fixed_spans", "recursive_spans", "semantic_spans"]
