@@ -1,0 +1,1 @@
+"""The local web page: a thin layer over the library (``norishiro serve``)."""
