@@ -608,6 +608,29 @@ def tune_cmd(data, strategies, sizes, overlaps, unit, tokenizer, objective, plot
         click.echo(f"plot: {plot_path}")
 
 
+@main.command("serve", context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Interface to bind. The default keeps the page on this machine only.")
+@click.option("--port", default=8765, show_default=True)
+def serve_cmd(host, port):
+    """A local web page to chunk, inspect, plan and export (needs norishiro[serve]).
+
+    Paste or open a text, choose size, overlap, unit, strategy and header keys, and see
+    every chunk with its size and offset, the document with boundaries, overlaps and lint
+    findings marked, the Ollama JSON body and curl line to copy, and the chunk planner.
+    The page loads nothing from the internet and its text never leaves this machine.
+    """
+    try:
+        from .web.app import serve
+    except ImportError:
+        raise click.UsageError("the web page needs FastAPI and uvicorn: pip install 'norishiro[serve]'") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        _err(f"warning: binding to {host}: other machines on the network can open the page")
+    click.echo(f"norishiro: http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/  (Ctrl-C to stop)",
+               err=True)
+    serve(host, port)
+
+
 def _read_chunks_jsonl(path: str) -> dict[str, list]:
     """Chunks from a JSONL file, grouped by doc_id, in file order."""
     from .chunk import Chunk

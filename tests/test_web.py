@@ -1,0 +1,187 @@
+"""The local web page: API tests (FastAPI's TestClient) and end-to-end tests in headless
+Chromium (Debian's chromium driven by Playwright with executable_path; no browser is
+downloaded). The browser tests skip where chromium or playwright is not installed."""
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+fastapi = pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from norishiro.web.app import CSP, MAX_BODY, create_app  # noqa: E402
+from seeds import seed002_body, seed002_text  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def test_page_has_csp_and_no_outside_references(client):
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-security-policy"] == CSP
+    static = Path(__file__).resolve().parents[1] / "src" / "norishiro" / "web" / "static"
+    for f in static.iterdir():
+        body = f.read_text(encoding="utf-8")
+        assert "http://" not in body.replace("http://localhost:11434", "") and "https://" not in body, f.name
+    assert "default-src 'self'" in CSP and "connect-src 'self'" in CSP
+
+
+def test_chunk_api_seed002(client):
+    r = client.post("/api/chunk", json={"text": seed002_text(), "size": 300, "overlap": 0, "truncate": False})
+    d = r.json()
+    assert r.status_code == 200
+    assert d["summary"] == {"chunks": 3, "longest": 294, "unit": "chars", "over_budget": 0}
+    assert [(c["start"], c["size"]) for c in d["chunks"]] == [(0, 294), (294, 202), (496, 169)]
+    assert json.loads(d["ollama_body"]) == seed002_body()
+    assert d["curl"].startswith("curl http://localhost:11434/api/embed -d '{")
+
+
+def test_chunk_api_errors(client):
+    r = client.post("/api/chunk", json={"text": "x", "size": 10, "overlap": 10})
+    assert r.status_code == 400 and "overlap" in r.json()["error"]
+    r = client.post("/api/chunk", content=b"not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    r = client.post("/api/plan", json={"tokens": 8000, "size": 512, "overlap": 64})
+    assert r.json()["chunks"] == 18
+    assert client.post("/api/plan", json={"tokens": 10, "size": 5, "overlap": 5}).status_code == 400
+
+
+def test_body_over_limit_is_413(client):
+    big = "a" * (MAX_BODY + 10)
+    r = client.post("/api/chunk", content=json.dumps({"text": big}).encode(),
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "MB" in r.json()["error"]
+
+
+def test_tokens_and_header_in_api(client):
+    r = client.post("/api/chunk", json={"text": "---\npatient_id: P9\n---\n【評価】\n血圧は安定。\n", "size": 64,
+                                        "unit": "tokens", "tokenizer": "o200k_base",
+                                        "header_keys": "patient_id,section"})
+    d = r.json()
+    assert d["chunks"][0]["embed_text"].startswith("(Metadata: Patient_ID=P9, Section=評価)")
+    assert d["offset_base"] == len("---\npatient_id: P9\n---\n")
+
+
+# ------------------------------------------------------------------ real browser
+def _chromium():
+    for name in ("chromium", "chromium-browser"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+@pytest.fixture(scope="module")
+def server():
+    uvicorn = pytest.importorskip("uvicorn")
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    srv = uvicorn.Server(config)
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    exe = _chromium()
+    if not exe:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        ctx = browser.new_context(locale="en-US", permissions=["clipboard-read", "clipboard-write"])
+        pg = ctx.new_page()
+        outside: list[str] = []
+        pg.on("request", lambda req: outside.append(req.url) if not req.url.startswith(server) else None)
+        pg.goto(server + "/")
+        pg.outside = outside
+        yield pg
+        browser.close()
+
+
+def _wait_count(page, selector, pred, timeout=10.0):
+    # polled from Python: the page's CSP forbids the eval that wait_for_function uses
+    end = time.time() + timeout
+    while time.time() < end:
+        n = page.locator(selector).count()
+        if pred(n):
+            return n
+        time.sleep(0.05)
+    raise AssertionError(f"{selector}: count {page.locator(selector).count()} never matched")
+
+
+def test_browser_seed002_three_chunks_size_change_and_copy(page, server):
+    page.fill("#text", seed002_text())
+    page.fill("#size", "300")
+    page.click("#run")
+    page.wait_for_selector("#results:not([hidden])")
+    assert page.text_content("#summary") == "3 chunks, longest 294 characters."
+    assert page.locator("#chunks li").count() == 3
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "serve-seed002.png"), full_page=True)
+    page.fill("#size", "120")
+    page.click("#run")
+    _wait_count(page, "#chunks li", lambda n: n > 3)
+    page.fill("#size", "300")
+    page.click("#run")
+    _wait_count(page, "#chunks li", lambda n: n == 3)
+    page.click("button.copy[data-target=curl]")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.text_content("#curl") and copied.startswith("curl http://localhost:11434/api/embed")
+    assert page.outside == []
+
+
+def test_browser_script_in_text_does_nothing(page):
+    page.evaluate("window.__pwned = false")
+    page.fill("#text", '<script>window.__pwned = true</script><img src=x onerror="window.__pwned=true">')
+    page.click("#run")
+    page.wait_for_selector("#chunks li")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__pwned") is False
+    assert "<script>" in page.text_content("#chunks")
+
+
+def test_browser_errors_are_shown(page):
+    page.fill("#text", "abc")
+    page.fill("#size", "5")
+    page.fill("#overlap", "9")
+    page.click("#run")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "overlap" in page.text_content("#error")
+    page.fill("#overlap", "0")
+
+
+def test_browser_planner_share_link_and_japanese(page, server):
+    page.fill("#p_tokens", "8000")
+    page.fill("#p_size", "512")
+    page.fill("#p_overlap", "64")
+    out = page.text_content("#p_out")
+    assert "448" in out and "18" in out and "9,216" in out
+    url = page.url
+    assert "T=8000" in url and "text" not in url
+    page.click("#lang")
+    assert page.text_content("#run") == "分割"
+    page.goto(url.replace("lang=en", "lang=ja"))
+    page.reload()
+    assert page.input_value("#p_size") == "512"
