@@ -42,10 +42,10 @@ def main(argv: list[str]) -> int:
                 "--overlap", "16")
             run(BIN / "norishiro", "embed", "chunks.jsonl", "--embedder", "local", "-o", "vectors.jsonl")
         elif task == "test":
-            setup("test,local,parquet,plot,serve,browser")
+            setup("test,local,parquet,plot,serve,browser,ray")
             run(PY, "-m", "pytest", "-q", *argv[2:])
         elif task == "bench":
-            setup("test,local,parquet,plot,serve,browser,bench")
+            setup("test,local,parquet,plot,serve,browser,ray,bench")
             run(PY, "benchmarks/run.py", *argv[2:])
         else:
             print(__doc__)

@@ -5,6 +5,7 @@ Exit codes: 0 success; 1 some input could not be processed (the rest was); 2 usa
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Iterable, TextIO
@@ -30,6 +31,48 @@ def _sizer_or_exit(unit: str, tokenizer: str | None):
         return get_sizer(unit, tokenizer)
     except (ValueError, OSError) as e:
         raise click.UsageError(str(e)) from None
+
+
+def _chunk_with_ray(paths, job, output, address, stats, problems) -> None:
+    """Chunk files on Ray Data and write a Parquet dataset (overwriting OUTDIR's files)."""
+    try:
+        import ray
+    except ImportError:
+        raise click.UsageError("--engine ray needs Ray: pip install 'norishiro[ray]'") from None
+    from .scale import ray_chunk_dataset
+
+    files = []
+    for raw in paths:
+        if not Path(raw).exists():
+            problems.append(f"{raw}: no such file or directory")
+            _err(f"error: {problems[-1]}")
+        files += [str(p) for p in iter_paths([raw])]
+    if not files:
+        return
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, logging_level="warning",
+                 **({} if address else {"num_cpus": os.cpu_count() or 2}))
+    try:
+        ctx = ray.data.DataContext.get_current()
+        ctx.execution_options.preserve_order = True
+        ctx.enable_progress_bars = False
+        ds = ray.data.from_items([{"path": f, "doc_id": Path(f).as_posix()} for f in files])
+        out = ray_chunk_dataset(ds, job)
+        outdir = Path(output)
+        outdir.mkdir(parents=True, exist_ok=True)
+        for old in outdir.glob("*.parquet"):
+            old.unlink()  # overwrite: a re-run does not add rows
+        out.write_parquet(str(outdir))
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(str(outdir), columns=["size"])
+        for size in table.column("size").to_pylist():
+            stats.add({"size": size})
+        stats.docs = len(files)
+    finally:
+        if started and not address:
+            ray.shutdown()
 
 
 def _parse_meta(items: tuple[str, ...]) -> dict[str, str]:
@@ -199,10 +242,17 @@ def main() -> None:
 @main.command("chunk", context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=str)
 @_chunk_options
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "text", "ollama", "curl"]),
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "json", "text", "ollama", "curl", "parquet"]),
               default="jsonl", show_default=True,
               help="jsonl: one object per chunk; json: one array; text: for reading; ollama: the "
-                   "/api/embed request body; curl: a ready curl command for it.")
+                   "/api/embed request body; curl: a ready curl command for it; parquet: a Parquet "
+                   "dataset in the -o folder (same columns as jsonl).")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="Processes chunking files in parallel; the output is identical to --workers 1.")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="ray: run on Ray Data (norishiro[ray]); with --format parquet -o OUTDIR.")
+@click.option("--ray-address", default=None, metavar="ray://HOST:PORT",
+              help="An existing Ray cluster (default: start a local one).")
 @click.option("--model", default="embeddinggemma", show_default=True,
               help="Embedding model named in the ollama/curl request.")
 @click.option("--ollama-url", default="http://localhost:11434", show_default=True,
@@ -210,12 +260,12 @@ def main() -> None:
 @click.option("--truncate/--no-truncate", default=False, show_default=True,
               help="--no-truncate (default) sends \"truncate\": false so Ollama fails on a chunk that "
                    "does not fit instead of cutting it silently.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write here instead of standard output.")
+@click.option("--output", "-o", type=click.Path(writable=True), default=None,
+              help="Write here instead of standard output (a folder for --format parquet).")
 @click.option("--quiet", "-q", is_flag=True, help="No summary on standard error.")
 def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_keys, header_template, meta,
               cross_sections, no_structure, section_labels, sem_embedder, sem_method, sem_param, sem_window,
-              sem_plot, fmt, model, ollama_url, truncate, output, quiet):
+              sem_plot, fmt, workers, engine, ray_address, model, ollama_url, truncate, output, quiet):
     """Split PATHS (files, directories, or - for standard input) into chunks.
 
     Each JSONL line holds doc_id, id, index, start, end, size and text; start and end are
@@ -233,41 +283,98 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_
     sizer = _sizer_or_exit(unit, tokenizer)
     sem = _semantic_options(strategy, sem_embedder, sem_method, sem_param, sem_window, sem_plot, ollama_url)
     problems: list[str] = []
-    out: TextIO = open(output, "w", encoding="utf-8") if output else sys.stdout
+    if workers < 1:
+        raise click.UsageError("--workers must be at least 1")
+    parallel = workers > 1 or engine == "ray"
+    if parallel and (sem or "-" in paths or not paths):
+        raise click.UsageError("--workers/--engine ray take files or folders, and not --strategy semantic")
+    if (fmt == "parquet" or engine == "ray") and not output:
+        raise click.UsageError("--format parquet and --engine ray write a folder: give -o OUTDIR")
+    if engine == "ray" and fmt != "parquet":
+        raise click.UsageError("--engine ray writes Parquet: add --format parquet")
+    if output and fmt != "parquet" and Path(output).is_dir():
+        raise click.UsageError(f"-o {output} is a folder; give a file name (folders are for --format parquet)")
+    from .scale import ChunkJob
+
+    job = ChunkJob(size, overlap, strategy, unit, tokenizer if unit == "tokens" else None,
+                   header_keys.split(",") if header_keys else None, header_template, not no_structure,
+                   cross_sections, section_labels.split(",") if section_labels else None, encoding,
+                   _parse_meta(meta))
     stats = _Stats(size)
-    inputs: list[str] = []
-    try:
-        if fmt == "json":
-            out.write("[")
-        first = True
-        for doc in _load_inputs(paths, encoding, problems, _parse_meta(meta)):
+    if engine == "ray":
+        _chunk_with_ray(paths, job, output, ray_address, stats, problems)
+        if not quiet:
+            stats.report(sizer.unit, output)
+        if problems:
+            sys.exit(1)
+        return
+
+    def rows():
+        if parallel:
+            from .scale import parallel_chunk_rows
+
+            files = []
+            for raw in paths:
+                if not Path(raw).exists():
+                    problems.append(f"{raw}: no such file or directory")
+                    _err(f"error: {problems[-1]}")
+                files += list(iter_paths([raw]))
+            for path, got, err in parallel_chunk_rows(files, job, workers):
+                if err and err.startswith("warning:"):
+                    _err(err)
+                elif err:
+                    problems.append(err)
+                    _err(f"error: {err}")
+                else:
+                    stats.docs += 1
+                    yield from got
+            return
+        for doc in _load_inputs(paths, encoding, problems, job.extra_meta):
             stats.docs += 1
             for c in _doc_chunks(doc, size, overlap, strategy, sizer, header_keys, header_template,
                                  cross_sections, no_structure, section_labels, problems, sem):
-                stats.add(c)
-                if fmt in ("ollama", "curl"):
-                    inputs.append(c.embed_text)
-                elif fmt == "jsonl":
-                    out.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
-                elif fmt == "json":
-                    out.write(("\n" if first else ",\n") + json.dumps(c.to_dict(), ensure_ascii=False))
-                else:
-                    out.write(f"--- {c.doc_id} #{c.index} [{c.start}:{c.end}] {c.size} {sizer.unit}\n{c.text}\n")
-                first = False
-        if fmt == "json":
-            out.write("\n]\n")
-        elif fmt in ("ollama", "curl"):
-            from .export import curl_command, ollama_body_json
+                yield c.to_dict()
 
-            _warn_context(inputs, model)
-            text = (ollama_body_json(inputs, model, truncate) if fmt == "ollama"
-                    else curl_command(inputs, model, truncate, ollama_url))
-            out.write(text + "\n")
-        if sem and sem_plot:
-            _write_plots(sem, sem_plot)
-    finally:
-        if output:
-            out.close()
+    if fmt == "parquet":
+        from .scale import write_parquet_dataset
+
+        try:
+            write_parquet_dataset((stats.add(r) or r for r in rows()), output)
+        except ImportError:
+            raise click.UsageError("--format parquet needs pyarrow: pip install 'norishiro[parquet]'") from None
+    else:
+        out: TextIO = open(output, "w", encoding="utf-8") if output else sys.stdout
+        inputs: list[str] = []
+        try:
+            if fmt == "json":
+                out.write("[")
+            first = True
+            for r in rows():
+                stats.add(r)
+                if fmt in ("ollama", "curl"):
+                    inputs.append(r["embed_text"])
+                elif fmt == "jsonl":
+                    out.write(json.dumps(r, ensure_ascii=False) + "\n")
+                elif fmt == "json":
+                    out.write(("\n" if first else ",\n") + json.dumps(r, ensure_ascii=False))
+                else:
+                    out.write(f"--- {r['doc_id']} #{r['index']} [{r['start']}:{r['end']}] {r['size']} "
+                              f"{sizer.unit}\n{r['text']}\n")
+                first = False
+            if fmt == "json":
+                out.write("\n]\n")
+            elif fmt in ("ollama", "curl"):
+                from .export import curl_command, ollama_body_json
+
+                _warn_context(inputs, model)
+                text = (ollama_body_json(inputs, model, truncate) if fmt == "ollama"
+                        else curl_command(inputs, model, truncate, ollama_url))
+                out.write(text + "\n")
+            if sem and sem_plot:
+                _write_plots(sem, sem_plot)
+        finally:
+            if output:
+                out.close()
     if not quiet:
         stats.report(sizer.unit, output)
     if stats.over:
@@ -306,10 +413,11 @@ class _Stats:
         self.over = 0
 
     def add(self, c) -> None:
+        size = c["size"] if isinstance(c, dict) else c.size
         self.chunks += 1
-        self.total += c.size
-        self.longest = max(self.longest, c.size)
-        if c.size > self.size:
+        self.total += size
+        self.longest = max(self.longest, size)
+        if size > self.size:
             self.over += 1
 
     def report(self, unit: str, output: str | None) -> None:

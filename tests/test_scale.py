@@ -1,0 +1,67 @@
+"""Many documents: a process pool with output identical to the serial run, Parquet output,
+and the same chunks on a real local Ray (skipped where the extra is not installed)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+import norishiro
+from clinical import SAMPLES, sample_paths
+from norishiro.cli import main
+from norishiro.scale import ChunkJob, chunk_rows, parallel_chunk_rows
+
+
+def test_workers_output_identical_to_serial(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    args = ["chunk", str(SAMPLES), "--unit", "tokens", "--size", "128", "--overlap", "16", "-q"]
+    assert CliRunner().invoke(main, args + ["-o", str(a)]).exit_code == 0
+    assert CliRunner().invoke(main, args + ["-o", str(b), "--workers", "2"]).exit_code == 0
+    assert a.read_bytes() == b.read_bytes() and a.stat().st_size > 0
+
+
+def test_parallel_rows_keep_order_and_report_bad_files(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe")
+    paths = [*sample_paths()[:3], bad, sample_paths()[3]]
+    got = list(parallel_chunk_rows(paths, ChunkJob(200), workers=2))
+    assert [g[0] for g in got] == [str(p) for p in paths]
+    assert got[3][1] is None and "byte 0" in got[3][2]
+    doc = norishiro.load_document(paths[0])
+    assert got[0][1] == chunk_rows(doc, ChunkJob(200))
+
+
+def test_parquet_dataset_has_the_jsonl_columns(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "pq"
+    r = CliRunner().invoke(main, ["chunk", str(SAMPLES), "--format", "parquet", "-o", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    rows = pq.read_table(str(out)).to_pylist()
+    j = CliRunner().invoke(main, ["chunk", str(SAMPLES), "-q"]).stdout.splitlines()
+    ref = [json.loads(x) for x in j]
+    assert len(rows) == len(ref)
+    for a, b in zip(rows, ref):
+        assert json.loads(a["headings"]) == b["headings"] and json.loads(a["metadata"]) == b["metadata"]
+        assert {k: a[k] for k in ("doc_id", "id", "start", "end", "text")} == \
+               {k: b[k] for k in ("doc_id", "id", "start", "end", "text")}
+
+
+@pytest.mark.slow
+def test_ray_gives_the_same_chunks_as_the_local_run(tmp_path):
+    pytest.importorskip("ray")
+    pq = pytest.importorskip("pyarrow.parquet")
+    local, remote = tmp_path / "local", tmp_path / "ray"
+    base = [sys.executable, "-m", "norishiro.cli", "chunk", str(SAMPLES), "--unit", "tokens", "--size", "256",
+            "--header-keys", "patient_id,date,section", "--format", "parquet", "-q"]
+    subprocess.run(base + ["-o", str(local)], check=True, timeout=300)
+    env = dict(os.environ, RAY_DEDUP_LOGS="0")
+    for _ in range(2):  # twice: overwrite mode, a re-run does not add rows
+        subprocess.run(base + ["-o", str(remote), "--engine", "ray"], check=True, timeout=600, env=env,
+                       capture_output=True)
+    key = lambda r: (r["doc_id"], r["index"])  # noqa: E731
+    a = sorted(pq.read_table(str(local)).to_pylist(), key=key)
+    b = sorted(pq.read_table(str(remote)).to_pylist(), key=key)
+    assert len(a) == len(b) > 0
+    assert a == b
