@@ -85,6 +85,20 @@ def _parse_meta(items: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _chunking_setup(size, overlap, strategy, unit, tokenizer, sem_embedder, sem_method, sem_param, sem_window,
+                    sem_plot, ollama_url):
+    """Validate the chunk options shared by chunk and lint: (unit, sizer, semantic options)."""
+    try:
+        validate_options(size, overlap, strategy)
+    except ChunkOptionsError as e:
+        raise click.UsageError(str(e)) from None
+    if tokenizer:
+        unit = "tokens"
+    sizer = _sizer_or_exit(unit, tokenizer)
+    sem = _semantic_options(strategy, sem_embedder, sem_method, sem_param, sem_window, sem_plot, ollama_url)
+    return unit, sizer, sem
+
+
 def _semantic_options(strategy, embedder, method, param, window, plot, ollama_url) -> dict | None:
     if strategy != "semantic":
         return None
@@ -274,14 +288,8 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_
     reported with its byte offset and skipped; the others are still written, and the exit
     code is 1.
     """
-    try:
-        validate_options(size, overlap, strategy)
-    except ChunkOptionsError as e:
-        raise click.UsageError(str(e)) from None
-    if tokenizer:
-        unit = "tokens"
-    sizer = _sizer_or_exit(unit, tokenizer)
-    sem = _semantic_options(strategy, sem_embedder, sem_method, sem_param, sem_window, sem_plot, ollama_url)
+    unit, sizer, sem = _chunking_setup(size, overlap, strategy, unit, tokenizer, sem_embedder, sem_method,
+                                       sem_param, sem_window, sem_plot, ollama_url)
     problems: list[str] = []
     if workers < 1:
         raise click.UsageError("--workers must be at least 1")
@@ -742,20 +750,20 @@ def serve_cmd(host, port):
 def _read_chunks_jsonl(path: str) -> dict[str, list]:
     """Chunks from a JSONL file, grouped by doc_id, in file order."""
     from .chunk import Chunk
+    from .jsonl import iter_jsonl
 
     by_doc: dict[str, list] = {}
-    with open(path, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
+    try:
+        for line_no, d in iter_jsonl(path):
             try:
-                d = json.loads(line)
                 c = Chunk(d["text"], int(d["start"]), int(d["end"]), int(d.get("index", 0)),
                           int(d.get("size", len(d["text"]))), str(d.get("doc_id", "")))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-                raise click.UsageError(
-                    f"{path}: line {line_no}: not a chunk object ({e}); each line needs text, start, end") from None
+            except (KeyError, TypeError, ValueError) as e:
+                raise ValueError(f"{path}: line {line_no}: not a chunk object ({e}); each line needs "
+                                 "text, start, end") from None
             by_doc.setdefault(c.doc_id, []).append(c)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
     return by_doc
 
 
@@ -816,15 +824,8 @@ def lint_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_k
             raise click.UsageError(f"unknown kind {k!r} in --fail-on; kinds: {', '.join(ALL_KINDS)}")
     if facts_opt and facts_opt != "auto" and not Path(facts_opt).is_file():
         raise click.UsageError(f"--facts {facts_opt}: no such file (give a JSON file or 'auto')")
-    try:
-        validate_options(size, overlap, strategy)
-    except ChunkOptionsError as e:
-        raise click.UsageError(str(e)) from None
-    if tokenizer:
-        unit = "tokens"
-    sizer = _sizer_or_exit(unit, tokenizer)
-    sem = _semantic_options(strategy, sem_embedder, sem_method, sem_param, sem_window, None,
-                            "http://localhost:11434")
+    unit, sizer, sem = _chunking_setup(size, overlap, strategy, unit, tokenizer, sem_embedder, sem_method,
+                                       sem_param, sem_window, None, "http://localhost:11434")
     problems: list[str] = []
     report = LintReport()
 

@@ -48,21 +48,19 @@ class EmbedJob:
 
 def read_chunk_rows(path: str | os.PathLike) -> list[EmbedJob]:
     """Chunks from a JSONL file (``id`` and ``embed_text`` or ``text``), duplicates dropped."""
+    from ..jsonl import iter_jsonl
+
     jobs, seen = [], set()
-    with open(path, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-                cid = str(d["id"])
-                text = d.get("embed_text") or d["text"]
-            except (json.JSONDecodeError, KeyError, TypeError) as e:
-                raise ValueError(f"{path}: line {line_no}: not a chunk row ({e}); "
-                                 "each line needs id and text (norishiro chunk writes them)") from None
-            if cid not in seen:
-                seen.add(cid)
-                jobs.append(EmbedJob(cid, text, d.get("size")))
+    for line_no, d in iter_jsonl(path):
+        try:
+            cid = str(d["id"])
+            text = d.get("embed_text") or d["text"]
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"{path}: line {line_no}: not a chunk row ({e}); "
+                             "each line needs id and text (norishiro chunk writes them)") from None
+        if cid not in seen:
+            seen.add(cid)
+            jobs.append(EmbedJob(cid, text, d.get("size")))
     return jobs
 
 
