@@ -74,7 +74,8 @@ def metric_plot(rows: Sequence[dict], metric: str, path: str | Path, title: str 
     fig, ax = plt.subplots(figsize=(6, 3.6))
     by: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
-        by.setdefault(f"{r['strategy']} o={r['overlap']}", []).append((r["size"], r[metric]))
+        share = round(100 * r["overlap"] / r["size"]) if r["size"] else 0
+        by.setdefault(f"{r['strategy']} overlap {share}%", []).append((r["size"], r[metric]))
     for label, pts in sorted(by.items()):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
