@@ -180,7 +180,8 @@ class Boundaries:
         """Newlines, plus sentence ends and glued spots where a new line evidently begins.
 
         ``tail_only``: the caller wants the farthest cuts only, so the costlier inferred
-        line starts are looked for only after the last real newline.
+        line starts are looked for only after the last real newline, and not at all when
+        that newline lies in the second half of the window.
         """
         text = self.text
         if tail_only and self._line_re is _LINE_LF:
@@ -188,6 +189,10 @@ class Boundaries:
         else:
             nl = self._regex_cuts(self._line_re, lo, hi)
         if tail_only and nl:
+            if nl[-1] >= lo + (hi - lo) // 2:
+                # real newlines near the end of the window: the text kept its lines, and the
+                # inferred line starts (for text that lost them) would not change the choice
+                return nl
             lo = nl[-1]
         cuts = set(nl)
         for p in self._sentence_window(lo, hi):
