@@ -7,10 +7,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import norishiro
 from fake_ollama import FakeOllama, fake_vector
 from norishiro.cli import main
-from norishiro.embed.ollama import ModelNotFound, OllamaClient, ServerUnavailable
+from norishiro.embed.ollama import ModelNotFound, OllamaClient
 from norishiro.export import curl_command, ollama_body, ollama_body_json, shell_quote
 from seeds import SHARED, seed002_body, seed002_text
 

@@ -2,7 +2,6 @@
 Chromium (Debian's chromium driven by Playwright with executable_path; no browser is
 downloaded). The browser tests skip where chromium or playwright is not installed."""
 import json
-import os
 import shutil
 import socket
 import threading

@@ -327,7 +327,7 @@ def chunk_cmd(paths, size, overlap, strategy, unit, tokenizer, encoding, header_
                     problems.append(f"{raw}: no such file or directory")
                     _err(f"error: {problems[-1]}")
                 files += list(iter_paths([raw]))
-            for path, got, err in parallel_chunk_rows(files, job, workers):
+            for _path, got, err in parallel_chunk_rows(files, job, workers):
                 if err and err.startswith("warning:"):
                     _err(err)
                 elif err:
@@ -1020,7 +1020,7 @@ def _print_plan_simple(p, unit: str, as_json: bool) -> None:
     t.add_row("stride s", f"{p.stride:,}", f"c - o = {p.size} - {p.overlap}")
     t.add_row("chunks n", f"{p.chunks:,}", f"ceil((T - o) / s) = ceil({p.tokens - p.overlap:,} / {p.stride:,})")
     t.add_row("embedded (upper)", f"{p.embedded_upper:,}", f"n * c = {p.chunks} * {p.size}")
-    t.add_row("embedded (fixed windows)", f"{p.embedded_exact:,}", f"T + (n - 1) * o")
+    t.add_row("embedded (fixed windows)", f"{p.embedded_exact:,}", "T + (n - 1) * o")
     t.add_row("overhead (upper)", f"{p.overhead_upper:.1%}", "n * c / T - 1")
     t.add_row("overhead (fixed windows)", f"{p.overhead_exact:.1%}", "(n - 1) * o / T")
     if p.cost is not None:

@@ -85,7 +85,7 @@ class OllamaClient:
         for attempt in range(self.retries + 1):
             try:
                 r = self._client.post(self.url + path, json=payload)
-            except (httpx.TransportError,) as e:  # refused, reset, time-outs
+            except httpx.TransportError as e:  # refused, reset, time-outs
                 last = e
             else:
                 if r.status_code < 400:
