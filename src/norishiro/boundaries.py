@@ -176,23 +176,23 @@ class Boundaries:
         return [p for p in sentence_cuts(self.text, max(0, lo - self._CONTEXT), min(len(self.text), hi + 8))
                 if lo < p <= hi]
 
-    def _line_window(self, lo: int, hi: int, tail_only: bool = False) -> list[int]:
+    def _line_window(self, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Newlines, plus sentence ends and glued spots where a new line evidently begins.
 
-        ``tail_only``: the caller wants the farthest cuts only, so the costlier inferred
-        line starts are looked for only after the last real newline, and not at all when
-        that newline lies in the second half of the window.
+        ``packing``: the caller is a chunker looking for an end near ``hi``; when a real
+        newline lies in the second half of the window the text kept its lines, and the
+        costlier inferred line starts (for text that lost them) are not looked for.
+        ``tail_only``: the caller wants the farthest cuts only, so inferred line starts are
+        looked for only after the last real newline.
         """
         text = self.text
         if tail_only and self._line_re is _LINE_LF:
             nl = self._last_lf_cut(lo, hi)
         else:
             nl = self._regex_cuts(self._line_re, lo, hi)
+        if (packing or tail_only) and nl and nl[-1] >= lo + (hi - lo) // 2:
+            return nl
         if tail_only and nl:
-            if nl[-1] >= lo + (hi - lo) // 2:
-                # real newlines near the end of the window: the text kept its lines, and the
-                # inferred line starts (for text that lost them) would not change the choice
-                return nl
             lo = nl[-1]
         cuts = set(nl)
         for p in self._sentence_window(lo, hi):
@@ -228,7 +228,8 @@ class Boundaries:
                     continue
             return [p]
 
-    def window_cuts(self, level: Level, lo: int, hi: int, tail_only: bool = False) -> list[int]:
+    def window_cuts(self, level: Level, lo: int, hi: int, tail_only: bool = False,
+                    packing: bool = False) -> list[int]:
         """Cuts of exactly ``level`` in the open-closed window ``(lo, hi]`` (text end excluded).
 
         ``tail_only`` allows leaving out some line cuts before the last newline (for callers
@@ -243,7 +244,7 @@ class Boundaries:
             arr = self.cuts(Level.PARAGRAPH)
             return arr[bisect.bisect_right(arr, lo): bisect.bisect_right(arr, hi)]
         if level is Level.LINE:
-            return self._line_window(lo, hi, tail_only)
+            return self._line_window(lo, hi, tail_only, packing)
         if level is Level.SENTENCE:
             return self._sentence_window(lo, hi)
         if level is Level.CLAUSE:

@@ -143,6 +143,8 @@ class TiktokenSizer:
             return _TokenEndsIndex([], 0)
         tokens = np.asarray(self._encode(text), dtype=np.int64)
         byte_ends = np.cumsum(_token_byte_lengths(self.name)[tokens])
+        if text.isascii():  # one byte a character: byte offsets are character offsets
+            return _TokenEndsIndex(byte_ends.tolist(), len(text))
         starts = _char_byte_starts(text)
         # char index of the first character that starts at or after each token's end byte;
         # a token that ends inside a multi-byte character rounds up to the character's end.

@@ -140,7 +140,8 @@ class Packer:
 
     # -- the search ----------------------------------------------------------------------
     def _cuts(self, level: Level, lo: int, hi: int) -> list[int]:
-        cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.additive and not self._atom_starts)
+        cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.additive and not self._atom_starts,
+                                    packing=True)
         if self._atom_starts:
             cuts = [c for c in cuts if not self._blocked(c)]
         # the end of the text is the coarsest boundary of all
