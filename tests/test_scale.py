@@ -65,3 +65,40 @@ def test_ray_gives_the_same_chunks_as_the_local_run(tmp_path):
     b = sorted(pq.read_table(str(remote)).to_pylist(), key=key)
     assert len(a) == len(b) > 0
     assert a == b
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True,
+             logging_level="error")
+    ctx = ray.data.DataContext.get_current()
+    ctx.execution_options.preserve_order = True
+    ctx.enable_progress_bars = False
+    yield ray
+    ray.shutdown()
+
+
+def _with_timeout(fn, seconds=300):
+    import concurrent.futures as cf
+
+    with cf.ThreadPoolExecutor(1) as ex:
+        return ex.submit(fn).result(timeout=seconds)
+
+
+@pytest.mark.slow
+def test_ray_library_flat_map_and_embed_stage(ray_session):
+    from norishiro.scale import RayEmbedStage, ray_chunk_dataset
+
+    ray = ray_session
+    job = ChunkJob(200)
+    docs = [norishiro.load_document(p, doc_id=p.stem) for p in sample_paths()[:4]]
+    ds = ray.data.from_items([{"text": d.text, "doc_id": d.id, "metadata": json.dumps(d.metadata)} for d in docs])
+    chunks = ray_chunk_dataset(ds, job)
+    embedded = chunks.map_batches(RayEmbedStage, fn_constructor_kwargs={"embedder": "hash"}, batch_size=16,
+                                  concurrency=1, num_cpus=0.5)
+    rows = _with_timeout(lambda: embedded.take_all())
+    expected = [r for d in docs for r in chunk_rows(d, job)]
+    assert [(r["doc_id"], r["start"], r["end"], r["id"]) for r in rows] == \
+           [(r["doc_id"], r["start"], r["end"], r["id"]) for r in expected]
+    assert all(len(r["vector"]) == 512 for r in rows)
