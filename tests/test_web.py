@@ -184,3 +184,13 @@ def test_browser_planner_share_link_and_japanese(page, server):
     page.goto(url.replace("lang=en", "lang=ja"))
     page.reload()
     assert page.input_value("#p_size") == "512"
+
+
+def test_browser_over_limit_body_shows_413_message(page):
+    page.evaluate("document.getElementById('text').value = 'あ'.repeat(7 * 1024 * 1024 + 10)")  # > 20 MB as UTF-8
+    page.fill("#size", "300")
+    page.fill("#overlap", "0")
+    page.click("#run")
+    page.wait_for_selector("#error:not([hidden])", timeout=30000)
+    assert "MB limit" in page.text_content("#error")
+    page.evaluate("document.getElementById('text').value = ''")
