@@ -18,7 +18,7 @@ from typing import Iterator
 
 import regex
 
-__all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level", "is_grapheme_boundary"]
+__all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
 
 
 class Level(IntEnum):
@@ -99,24 +99,6 @@ _ABBREVIATIONS = frozenset(
 _MAX_QUOTE = 240  # an opening bracket left open longer than this is treated as stray
 _LATIN_LOWER = regex.compile(r"\p{Ll}")
 _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
-
-
-def is_grapheme_boundary(text: str, p: int) -> bool:
-    """True when position ``p`` does not fall inside a grapheme cluster of ``text``."""
-    if p <= 0 or p >= len(text):
-        return True
-    start = max(0, p - 64)
-    # Walk back to a position that is certainly a boundary (after a newline or at 0).
-    while start > 0 and text[start - 1] not in "\n":
-        start -= 1
-        if p - start > 4096:
-            break
-    for m in _GRAPHEME.finditer(text, start, min(len(text), p + 64)):
-        if m.end() == p:
-            return True
-        if m.end() > p:
-            return False
-    return False
 
 
 def _snap(text: str, p: int) -> int:

@@ -9,7 +9,6 @@ text in ``embed_text``.
 """
 from __future__ import annotations
 
-import bisect
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field
@@ -276,8 +275,3 @@ class HeaderRenderer:
 class _Default(dict):
     def __missing__(self, key: str) -> str:
         return ""
-
-
-def section_at(sections: list[Section], pos: int) -> Section:
-    starts = [s.start for s in sections]
-    return sections[max(0, bisect.bisect_right(starts, pos) - 1)]

@@ -27,7 +27,7 @@ class Packer:
     def __init__(self, text: str, sizer: Sizer, size: int, overlap: int = 0,
                  end_levels: Sequence[Level] = tuple(Level),
                  overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
-                 boundaries: Boundaries | None = None, min_start: int = 0,
+                 boundaries: Boundaries | None = None,
                  prefix: Callable[[int], str] | None = None,
                  atoms: Sequence[tuple[int, int]] = ()):
         self.text = text
@@ -38,7 +38,6 @@ class Packer:
         self.end_levels = sorted(end_levels)
         self.overlap_levels = sorted(overlap_levels)
         self.bnd = boundaries or Boundaries(text)
-        self.min_start = min_start
         self.additive = sizer.exact_additive
         self.index = sizer.index(text) if not self.additive else None
         self._counts: dict[tuple[int, int], int] = {}
@@ -251,9 +250,9 @@ class Packer:
                 return
 
     def spans(self) -> Iterator[Span]:
-        """Yield ``(start, end, size)`` covering ``text[min_start:n]`` in order."""
+        """Yield ``(start, end, size)`` covering the text in order."""
         n = self.n
-        s = self.min_start
+        s = 0
         if s >= n:
             return
         e = self.find_end(s, s)
