@@ -97,11 +97,6 @@ class _TokenEndsIndex:
         return int(ends[i])
 
 
-def _char_byte_starts(text: str) -> np.ndarray:
-    raw = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    return np.flatnonzero((raw & 0xC0) != 0x80)
-
-
 class TiktokenSizer:
     """Tokens of a tiktoken encoding (``o200k_base``, ``cl100k_base``), loaded offline."""
 
@@ -142,28 +137,26 @@ class TiktokenSizer:
         if not text:
             return _TokenEndsIndex([], 0)
         tokens = np.asarray(self._encode(text), dtype=np.int64)
-        byte_ends = np.cumsum(_token_byte_lengths(self.name)[tokens])
-        if text.isascii():  # one byte a character: byte offsets are character offsets
-            return _TokenEndsIndex(byte_ends.tolist(), len(text))
-        starts = _char_byte_starts(text)
-        # char index of the first character that starts at or after each token's end byte;
-        # a token that ends inside a multi-byte character rounds up to the character's end.
-        char_ends = np.searchsorted(starts, byte_ends, side="left")
+        # characters that start inside tokens 0..i = the character offset where token i ends
+        # (a token that ends inside a multi-byte character rounds up to the character's end)
+        char_ends = np.cumsum(_token_char_starts(self.name)[tokens])
         return _TokenEndsIndex(char_ends.tolist(), len(text))
 
 
 @lru_cache(maxsize=None)
-def _token_byte_lengths(encoding_name: str) -> np.ndarray:
+def _token_char_starts(encoding_name: str) -> np.ndarray:
+    """For every token id, how many UTF-8 characters start inside its bytes."""
     from .tokenizers_offline import get_encoding
 
     enc = get_encoding(encoding_name)
-    lengths = np.zeros(enc.n_vocab, dtype=np.int64)
+    starts = np.zeros(enc.n_vocab, dtype=np.int64)
     for i in range(enc.n_vocab):
         try:
-            lengths[i] = len(enc.decode_single_token_bytes(i))
+            b = enc.decode_single_token_bytes(i)
         except KeyError:
-            pass
-    return lengths
+            continue
+        starts[i] = sum(1 for x in b if x & 0xC0 != 0x80)
+    return starts
 
 
 class HFTokenizerSizer:
