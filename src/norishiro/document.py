@@ -10,7 +10,6 @@ import datetime as _dt
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -39,12 +38,10 @@ class BinaryFileError(DocumentError):
     pass
 
 
-@dataclass
 class Document:
-    text: str
-    _id: str = ""
-    metadata: dict[str, Any] = field(default_factory=dict)
-    source: str | None = None
+    """A text with an id, metadata and where it came from."""
+
+    __slots__ = ("text", "_id", "metadata", "source")
 
     def __init__(self, text: str, id: str = "", metadata: dict[str, Any] | None = None,
                  source: str | None = None):
@@ -52,6 +49,9 @@ class Document:
         self._id = id
         self.metadata = metadata if metadata is not None else {}
         self.source = source
+
+    def __repr__(self) -> str:
+        return f"Document(id={self.id!r}, {len(self.text)} characters, metadata={self.metadata!r})"
 
     @property
     def id(self) -> str:
