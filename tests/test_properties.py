@@ -1,7 +1,10 @@
 """Invariants as properties over arbitrary Unicode (CRLF, ZWJ emoji, combining marks, CJK, RTL)."""
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+import itertools
+
+import pytest
+from hypothesis import given, settings, strategies as st
 
 import norishiro
 from invariants import check_chunks
@@ -20,6 +23,14 @@ texts = st.lists(
 _o200k = TiktokenSizer("o200k_base")
 
 
+def _tiktoken_count(name: str):
+    """The reference count: tiktoken itself, not the fast counter norishiro uses."""
+    from norishiro.tokenizers_offline import get_encoding
+
+    enc = get_encoding(name)
+    return lambda s: len(enc.encode_ordinary(s))
+
+
 @given(texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "fixed"]))
 def test_char_invariants(text, size, overlap, strategy):
     overlap = min(overlap, size - 1)
@@ -34,7 +45,7 @@ def test_token_invariants_o200k(text, size, overlap, strategy):
     overlap = min(overlap, size - 1)
     chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, unit="tokens",
                              tokenizer="o200k_base")
-    check_chunks(text, chunks, size, _o200k.count, overlap)
+    check_chunks(text, chunks, size, _tiktoken_count("o200k_base"), overlap)
 
 
 @given(texts, st.integers(2, 30))
@@ -86,3 +97,50 @@ def test_structure_and_header_invariants(text, size, overlap, cross, strategy):
     except ContextHeaderError:
         assume(False)
     check_chunks(text, chunks, size, len, overlap)
+
+
+# characters at the edges of the cut-safe rule: spaces and newlines next to "/", "'",
+# contractions, marks, CJK punctuation, white space Python and Rust disagree on (\x1c)
+EDGE = list("  \n\n\r\t/'\u2019\"aZé\u0301あアか\u3099漢。、「」（）.,!?;:1２ー・\u3000\x1c\x85\xa0-_|+") + [
+    "'s", "'ll", "'D", "\r\n", "\u200d", "🇯🇵", "\U0001F44D\U0001F3FD", "ｶﾞ", "²", "Ⅻ", "\U000309ff"]
+edge_texts = st.lists(st.one_of(st.sampled_from(EDGE), st.text(st.characters(blacklist_categories=("Cs",)),
+                                                                 max_size=3)), max_size=300).map("".join)
+
+
+@settings(max_examples=300)
+@given(edge_texts, st.data(), st.sampled_from(["o200k_base", "cl100k_base"]),
+       st.sampled_from(["", "# H\n\n", " ", "a"]), st.sampled_from([1, 64]))
+def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head, short):
+    """A span's count from the whole-text index plus its two recounted ends is tiktoken's."""
+    from unittest import mock
+
+    from norishiro import sizing
+
+    index = TiktokenSizer(name).index(text)
+    count = _tiktoken_count(name)
+    with mock.patch.object(sizing, "_SHORT", short):  # 1: use cut-safe points in tiny spans
+        for _ in range(5):
+            a = data.draw(st.integers(0, len(text)))
+            b = data.draw(st.integers(a, len(text)))
+            assert index.exact(a, b, head) == count(head + text[a:b])
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_exact_span_counts_on_every_triple_of_edge_units(name):
+    """Exhaustive where hypothesis is thin: every cut-safe rule meets every neighbour."""
+    from unittest import mock
+
+    from norishiro import sizing
+
+    units = ["a", "Z", " ", "\n", "\r", "/", "'", "s", "。", "、", "漢", "あ", "\u0301", "1", ".",
+             "\t", "\x1c", "\u3000", "ll", "「", ",", "\u2019", "\xa0", "\u0915\u094d"]
+    sizer, count = TiktokenSizer(name), _tiktoken_count(name)
+    wrong = []
+    with mock.patch.object(sizing, "_SHORT", 1):
+        for triple in itertools.product(units, repeat=3):
+            text = "x " + "".join(triple) + " y"
+            index = sizer.index(text)
+            for a, b in [(a, len(text)) for a in range(len(text))] + [(0, b) for b in range(1, len(text))]:
+                if index.exact(a, b) != count(text[a:b]):
+                    wrong.append((text, a, b))
+    assert not wrong, wrong[:5]

@@ -4,11 +4,14 @@ A chunk's size is always the sizer's count of the chunk's own text: BPE counts a
 additive, so summing piece counts (as several peers do) overflows the budget. To stay fast,
 a token sizer also *indexes* the whole document once (``index``): that gives a cheap,
 nearly exact estimate of where a budget runs out, and the chunker then verifies its
-choice with one exact count.
+choice with one exact count. For the tiktoken encodings that exact count comes from the
+index too: only the two ends of a span, up to a position where the encoding's pieces
+provably cannot join across, are tokenized again (``_TiktokenIndex.exact``).
 """
 from __future__ import annotations
 
 import os
+import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Callable, Protocol, Sequence, runtime_checkable
@@ -97,6 +100,60 @@ class _TokenEndsIndex:
         return int(ends[i])
 
 
+# Where a tiktoken text can be cut so that count(a + b) == count(a) + count(b) exactly.
+# o200k_base and cl100k_base first split text into pieces with a regular expression, then
+# encode every piece alone; a position is a piece boundary in *any* text around it, and no
+# piece match before it looks past it, when (the character before | the one after):
+#   not white space | " "        every alternative that can hold the left character stops
+#                                at a space, and a space only ever starts a piece;
+#   "\n"            | not white space, not "/"   white-space pieces end at the run's end,
+#                                and a punctuation piece's tail [\r\n/]* stops there;
+#   letter or digit | CJK/ASCII punctuation, no apostrophe   letter and digit pieces stop
+#                                there ("'" could start a contraction like "'s").
+# Letters are listed by stable ranges (Latin, kana, CJK, fullwidth) rather than \p{L}, so a
+# newer Unicode version in the tokenizer can never disagree with Python's tables.
+_CUT_SAFE = re.compile(
+    r"(?<=\S)(?= )"
+    r"|(?<=\n)(?=[^\s/])"
+    r"|(?<=[A-Za-z0-9\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u4e00-\u9fff"
+    r"\uff10-\uff19\uff21-\uff3a\uff41-\uff5a])"
+    r"(?=[、。，．！？「」『』（）【】〈〉《》〔〕・：；…,.!?;:()\[\]\"])"
+)
+_SHORT = 64  # spans up to this long are simply counted
+
+
+class _TiktokenIndex(_TokenEndsIndex):
+    """Token ends of the whole text, plus exact counts of any span from them.
+
+    The count of ``head + text[s:e]`` is the tokenizer's count of the short stretches up
+    to the first and from the last cut-safe position, plus the whole-text tokens between
+    them: one small count at each end instead of re-tokenizing the span.
+    """
+
+    __slots__ = ("text", "_count")
+
+    def __init__(self, ends: Sequence[int], text: str, count: Callable[[str], int]):
+        super().__init__(ends, len(text))
+        self.text = text
+        self._count = count
+
+    def exact(self, start: int, end: int, head: str = "") -> int:
+        """Exactly ``count(head + text[start:end])``."""
+        text, count = self.text, self._count
+        first = _CUT_SAFE.search(text, start + 1, end) if end - start > _SHORT else None
+        if first is None:
+            return count(head + text[start:end])
+        p1 = p2 = first.start()
+        window = _SHORT
+        while p2 == p1 and end - window > p1:
+            for m in _CUT_SAFE.finditer(text, end - window, end):
+                p2 = m.start()
+            window *= 8
+        ends = self.ends
+        between = bisect_right(ends, p2) - bisect_right(ends, p1)
+        return count(head + text[start:p1]) + between + count(text[p2:end])
+
+
 class TiktokenSizer:
     """Tokens of a tiktoken encoding (``o200k_base``, ``cl100k_base``), loaded offline."""
 
@@ -135,12 +192,12 @@ class TiktokenSizer:
 
     def index(self, text: str) -> SizeIndex | None:
         if not text:
-            return _TokenEndsIndex([], 0)
+            return _TiktokenIndex([], text, self.count)
         tokens = np.asarray(self._encode(text), dtype=np.int64)
         # characters that start inside tokens 0..i = the character offset where token i ends
         # (a token that ends inside a multi-byte character rounds up to the character's end)
         char_ends = np.cumsum(_token_char_starts(self.name)[tokens])
-        return _TokenEndsIndex(char_ends.tolist(), len(text))
+        return _TiktokenIndex(char_ends.tolist(), text, self.count)
 
 
 @lru_cache(maxsize=None)

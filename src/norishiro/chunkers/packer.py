@@ -10,7 +10,8 @@ Both the recursive and the fixed-window chunker are this one loop with different
   room for new text within the budget.
 
 Sizes are exact: for tokens, every chosen span is counted with the tokenizer on its own
-text; the whole-document token index only says where to look first.
+text (for tiktoken encodings, from the whole-document index plus a recount of the span's two
+ends, which is the same number); the index's estimate says where to look first.
 """
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ class Packer:
         self._counts: dict[tuple[int, int], int] = {}
         self._over: set[tuple[int, int]] = set()  # spans known to exceed the size
         self._count_upto = getattr(sizer, "count_upto", None)
+        # exact counts straight from the index (tiktoken): no re-tokenizing of whole spans
+        self._exact = getattr(self.index, "exact", None)
         # text put in front of a chunk starting at s (context header, repeated table header):
         # it counts against the budget, so every size below is of prefix + text
         self._prefix = prefix
@@ -75,7 +78,10 @@ class Packer:
         key = (s, e)
         c = self._counts.get(key)
         if c is None:
-            c = self.sizer.count(self.prefix(s) + self.text[s:e])
+            if self._exact is not None:
+                c = self._exact(s, e, self.prefix(s))
+            else:
+                c = self.sizer.count(self.prefix(s) + self.text[s:e])
             if len(self._counts) > 4096:
                 self._counts.clear()
             self._counts[key] = c
@@ -85,6 +91,8 @@ class Packer:
         """Size of the text alone (no prefix) within ``budget``: for the overlap."""
         if self.additive:
             return e - s <= budget
+        if self._exact is not None:
+            return self._exact(s, e) <= budget
         upto = self._count_upto
         if upto is None:
             return self.sizer.count(self.text[s:e]) <= budget
@@ -101,7 +109,7 @@ class Packer:
         if budget == self.size and key in self._over:
             return False
         upto = self._count_upto
-        if upto is None:
+        if upto is None or self._exact is not None:
             return self.count(s, e) <= budget
         got = upto(self.prefix(s) + self.text[s:e], budget)
         if got is not None:
