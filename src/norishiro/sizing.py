@@ -168,10 +168,8 @@ class TiktokenSizer:
         if self._fast is not None:
             self._encode = self._fast.encode
             self.count = self._fast.count  # type: ignore[method-assign]
-            self._upto = self._fast.count_till_limit
         else:
             self._encode = get_encoding(encoding_name).encode_ordinary
-            self._upto = None
 
     @property
     def encoding(self):
@@ -182,13 +180,6 @@ class TiktokenSizer:
 
     def count(self, text: str) -> int:
         return len(self._encode(text))
-
-    def count_upto(self, text: str, budget: int) -> int | None:
-        """The count if it is at most ``budget``, else None (stops early when it can)."""
-        if self._upto is not None:
-            return self._upto(text, budget)
-        n = len(self._encode(text))
-        return n if n <= budget else None
 
     def index(self, text: str) -> SizeIndex | None:
         if not text:

@@ -42,8 +42,6 @@ class Packer:
         self.additive = sizer.exact_additive
         self.index = sizer.index(text) if not self.additive else None
         self._counts: dict[tuple[int, int], int] = {}
-        self._over: set[tuple[int, int]] = set()  # spans known to exceed the size
-        self._count_upto = getattr(sizer, "count_upto", None)
         # exact counts straight from the index (tiktoken): no re-tokenizing of whole spans
         self._exact = getattr(self.index, "exact", None)
         # text put in front of a chunk starting at s (context header, repeated table header):
@@ -93,35 +91,13 @@ class Packer:
             return e - s <= budget
         if self._exact is not None:
             return self._exact(s, e) <= budget
-        upto = self._count_upto
-        if upto is None:
-            return self.sizer.count(self.text[s:e]) <= budget
-        return upto(self.text[s:e], budget) is not None
+        return self.sizer.count(self.text[s:e]) <= budget
 
     def fits(self, s: int, e: int, budget: int) -> bool:
-        """``count(s, e) <= budget``, stopping early where the sizer can (no full count)."""
+        """``count(s, e) <= budget``."""
         if self.additive:
             return self.plen(s) + e - s <= budget
-        key = (s, e)
-        c = self._counts.get(key)
-        if c is not None:
-            return c <= budget
-        if budget == self.size and key in self._over:
-            return False
-        upto = self._count_upto
-        if upto is None or self._exact is not None:
-            return self.count(s, e) <= budget
-        got = upto(self.prefix(s) + self.text[s:e], budget)
-        if got is not None:
-            if len(self._counts) > 4096:
-                self._counts.clear()
-            self._counts[key] = got
-            return True
-        if budget == self.size:
-            if len(self._over) > 4096:
-                self._over.clear()
-            self._over.add(key)
-        return False
+        return self.count(s, e) <= budget
 
     def estimate(self, s: int, e: int) -> int | None:
         if self.additive:
