@@ -141,3 +141,13 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
                 if index.exact(a, b) != count(text[a:b]):
                     wrong.append((text, a, b))
     assert not wrong, wrong[:5]
+
+
+@given(texts, st.integers(4, 60), st.integers(1, 30), st.sampled_from(["recursive", "fixed"]))
+def test_token_overlap_stays_within_its_budget(text, size, overlap, strategy):
+    overlap = min(overlap, size - 1)
+    count = _tiktoken_count("o200k_base")
+    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, tokenizer="o200k_base")
+    for prev, cur in zip(chunks, chunks[1:]):
+        if cur.start < prev.end:
+            assert count(text[cur.start:prev.end]) <= overlap

@@ -75,9 +75,8 @@ _LINE_START = regex.compile(
 _OPENERS = "「『（(【［〈《〔｛[{“‘"
 _CLOSERS = "」』）)】］〉》〕｝]}”’"
 _PAIR = dict(zip(_CLOSERS, _OPENERS))
-_BRACKET_EVENTS = regex.compile(
-    "[" + regex.escape(_OPENERS + _CLOSERS) + "]|" + _NL
-)
+_BRACKETS = re.compile("[" + re.escape(_OPENERS + _CLOSERS) + "]")
+_LAST_BREAK = regex.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", regex.REVERSE)
 # A run of terminators, the brackets/quotes that close right after it, trailing spaces.
 _SENTENCE_CAND = regex.compile(
     r"(?P<term>[。｡！？!?．.]+)(?P<close>[" + regex.escape(_CLOSERS) + r"\"']*)(?P<space>" + _HSPACE + "*)"
@@ -123,6 +122,7 @@ class Boundaries:
     def __init__(self, text: str):
         self.text = text
         self._paragraphs: list[int] | None = None
+        self._sentence_blocks: dict[int, list[int]] = {}
         lf_only = not any(ch in text for ch in _RARE_BREAKS)
         self._para_re = _PARAGRAPH_LF if lf_only else _PARAGRAPH
         self._line_re = _LINE_LF if lf_only else _LINE
@@ -154,9 +154,27 @@ class Boundaries:
                 out.append(p)
         return out
 
+    _BLOCK = 2048  # sentence cuts are found per block of text and kept: windows overlap a lot
+    _KEEP = 32  # blocks kept (bounded memory on huge texts)
+
+    def _sentence_block(self, b: int) -> list[int]:
+        got = self._sentence_blocks.get(b)
+        if got is None:
+            lo, hi = b * self._BLOCK, (b + 1) * self._BLOCK
+            got = [p for p in sentence_cuts(self.text, max(0, lo - self._CONTEXT), min(len(self.text), hi + 8))
+                   if lo < p <= hi]
+            if len(self._sentence_blocks) >= self._KEEP:
+                del self._sentence_blocks[next(iter(self._sentence_blocks))]
+            self._sentence_blocks[b] = got
+        return got
+
     def _sentence_window(self, lo: int, hi: int) -> list[int]:
-        return [p for p in sentence_cuts(self.text, max(0, lo - self._CONTEXT), min(len(self.text), hi + 8))
-                if lo < p <= hi]
+        """Sentence cuts in ``(lo, hi]``, from the blocks that cover it."""
+        out: list[int] = []
+        for b in range(lo // self._BLOCK, (hi - 1) // self._BLOCK + 1):
+            out.extend(self._sentence_block(b))
+        i, j = bisect.bisect_right(out, lo), bisect.bisect_right(out, hi)
+        return out[i:j]
 
     def _line_window(self, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Newlines, plus sentence ends and glued spots where a new line evidently begins.
@@ -347,25 +365,31 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
     n = len(text)
     hi = n if hi is None else min(hi, n)
     out: list[int] = []
-    events = [(m.start(), m.group()) for m in _BRACKET_EVENTS.finditer(text, lo, hi)]
-    ev_i = 0
-    stack: list[tuple[str, int]] = []
+    stack: list[tuple[str, int]] = []  # open brackets before the current candidate
+    done = lo
 
     def advance(upto: int) -> None:
-        nonlocal ev_i
-        while ev_i < len(events) and events[ev_i][0] < upto:
-            pos, ch = events[ev_i]
-            ev_i += 1
-            if ch in _OPENERS:
-                stack.append((ch, pos))
-            elif ch in _PAIR:
+        """Bring the bracket stack up to ``upto``: only the text after the last line break
+        counts, because brackets never span lines."""
+        nonlocal done
+        if upto <= done:
+            return
+        start = done
+        br = _LAST_BREAK.search(text, done, upto)
+        if br is not None:
+            stack.clear()
+            start = br.end()
+        for b in _BRACKETS.finditer(text, start, upto):
+            ch = b.group()
+            if ch in _PAIR:
                 want = _PAIR[ch]
                 for k in range(len(stack) - 1, -1, -1):
                     if stack[k][0] == want:
                         del stack[k:]
                         break
-            else:  # newline: brackets never span lines
-                stack.clear()
+            else:
+                stack.append((ch, b.start()))
+        done = upto
 
     last_cut = lo
     for m in _SENTENCE_CAND.finditer(text, lo, hi):

@@ -39,6 +39,10 @@ class SizeIndex(Protocol):
         """Estimated largest ``end`` with ``estimate(start, end) <= budget``."""
         ...
 
+    def back(self, end: int, budget: int) -> int:
+        """Estimated smallest ``start`` with ``estimate(start, end) <= budget``."""
+        ...
+
 
 class Sizer(Protocol):
     name: str
@@ -61,6 +65,9 @@ class _CharIndex:
 
     def reach(self, start: int, budget: int) -> int:
         return min(self.n, start + budget)
+
+    def back(self, end: int, budget: int) -> int:
+        return max(0, end - budget)
 
 
 class CharSizer:
@@ -98,6 +105,11 @@ class _TokenEndsIndex:
         if i >= len(ends):
             return self.n
         return int(ends[i])
+
+    def back(self, end: int, budget: int) -> int:
+        """Estimated smallest ``start`` with ``estimate(start, end) <= budget``."""
+        i = bisect_right(self.ends, end) - budget - 1
+        return int(self.ends[i]) if i >= 0 else 0
 
 
 # Where a tiktoken text can be cut so that count(a + b) == count(a) + count(b) exactly.

@@ -75,8 +75,8 @@ def get_encoding(name: str):
 
 @lru_cache(maxsize=None)
 def fast_tokenizer(name: str):
-    """bpe-openai's Rust tokenizer for ``name`` (same tokens as tiktoken, counts about 2x
-    faster and can stop at a limit), or None when the native module cannot be loaded."""
+    """bpe-openai's Rust tokenizer for ``name`` (same tokens as tiktoken, encodes and counts
+    faster), or None when the native module cannot be loaded."""
     if name not in SUPPORTED or os.environ.get("NORISHIRO_NO_FAST_BPE"):
         return None
     try:

@@ -201,6 +201,18 @@ class Packer:
                     return got
         return None
 
+    def _overlap_lo(self, s: int, e: int) -> int:
+        """Where overlap candidates begin: no start before it fits the overlap budget.
+
+        For tokens the index predicts it, with a margin wider than the few tokens by which
+        a span's own count can differ from the index (the edges of its first and last piece).
+        """
+        if self.additive:
+            return max(s, e - self.overlap - 1)
+        if self.index is None:
+            return s
+        return max(s, self.index.back(e, self.overlap + 8) - 16)
+
     def overlap_starts(self, s: int, e: int) -> Iterator[int]:
         """Candidate starts for the next chunk, most overlap first (whole units only).
 
@@ -209,7 +221,7 @@ class Packer:
         """
         if self.overlap <= 0:
             return
-        lo = max(s, e - self.overlap - 1) if self.additive else s
+        lo = self._overlap_lo(s, e)
         for level in self.overlap_levels:
             if level is Level.GRAPHEME:
                 cands = self.bnd.window_cuts(Level.GRAPHEME, lo, e - 1)
@@ -221,17 +233,33 @@ class Packer:
                     merged.update(self.bnd.window_cuts(lv, lo, e - 1))
                 cands = sorted(merged)
             cands = [c for c in cands if s < c < e and not self._blocked(c)]
-            # count(c, e) shrinks as c grows: find the first c that fits the overlap
-            a, b = 0, len(cands)
-            while a < b:
-                mid = (a + b) // 2
-                if self.raw_fits(cands[mid], e, self.overlap):
-                    b = mid
-                else:
-                    a = mid + 1
+            a = self._first_fitting(cands, e, self.overlap)
             if a < len(cands):
                 yield from cands[a:]
                 return
+
+    def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
+        """Index of the first candidate ``c`` with the text ``c..e`` within ``budget``
+        (``len(cands)`` if none): the count shrinks as ``c`` grows."""
+        index = None if self.additive else self.index
+        fits = self.raw_fits
+        a, b = 0, len(cands)
+        while a < b:  # on the index's estimate when there is one, else on exact counts
+            mid = (a + b) // 2
+            if (index.estimate(cands[mid], e) <= budget) if index else fits(cands[mid], e, budget):
+                b = mid
+            else:
+                a = mid + 1
+        if index is None:
+            return a
+        # verify exactly around the estimate: BPE counts at the edges differ by a few tokens
+        if a < len(cands) and fits(cands[a], e, budget):
+            while a > 0 and index.estimate(cands[a - 1], e) <= budget + 3 and fits(cands[a - 1], e, budget):
+                a -= 1
+            return a
+        while a < len(cands) and not fits(cands[a], e, budget):
+            a += 1
+        return a
 
     def spans(self) -> Iterator[Span]:
         """Yield ``(start, end, size)`` covering the text in order."""
