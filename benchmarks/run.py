@@ -44,32 +44,33 @@ def load_corpus(lang: str) -> list[str]:
     return [p.read_text(encoding="utf-8") for p in paths]
 
 
-def char_chunkers(size: int) -> dict[str, Callable[[str], list[str]]]:
+def char_chunkers(size: int, overlap: int = 0) -> dict[str, Callable[[str], list[str]]]:
     out: dict[str, Callable[[str], list[str]]] = {
-        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size)],
+        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size, overlap=overlap)],
     }
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
-        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=0)
+        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap)
         out["langchain"] = lc.split_text
     except ImportError:
         pass
     try:
         import semchunk
         sc = semchunk.chunkerify(len, size)
-        out["semchunk"] = sc
+        out["semchunk"] = (lambda t: sc(t, overlap=overlap)) if overlap else sc
     except ImportError:
         pass
     try:
         from semantic_text_splitter import TextSplitter
-        ts = TextSplitter(size)
+        ts = TextSplitter(size, overlap=overlap)
         out["semantic-text-splitter (Rust)"] = ts.chunks
     except ImportError:
         pass
     try:
         from chonkie import RecursiveChunker
-        ck = RecursiveChunker(tokenizer="character", chunk_size=size)
-        out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
+        if not overlap:  # its recursive chunker has no overlap
+            ck = RecursiveChunker(tokenizer="character", chunk_size=size)
+            out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
     except ImportError:
         pass
     return out
@@ -80,10 +81,10 @@ class _FreshSemchunk:
     repetition over the same documents is served from memory. A real ingestion job sees
     each document once: the cache is emptied before every repetition (not timed)."""
 
-    def __init__(self, enc, size: int):
+    def __init__(self, enc, size: int, overlap: int = 0):
         import semchunk
 
-        self._semchunk, self._enc, self._size = semchunk, enc, size
+        self._semchunk, self._enc, self._size, self._overlap = semchunk, enc, size, overlap
         self.reset()
 
     def reset(self) -> None:
@@ -91,36 +92,37 @@ class _FreshSemchunk:
         self._chunker = self._semchunk.chunkerify(self._enc, self._size)
 
     def __call__(self, text: str) -> list[str]:
-        return self._chunker(text)
+        return self._chunker(text, overlap=self._overlap) if self._overlap else self._chunker(text)
 
 
-def token_chunkers(size: int, sizer: TiktokenSizer) -> dict[str, Callable[[str], list[str]]]:
+def token_chunkers(size: int, sizer: TiktokenSizer, overlap: int = 0) -> dict[str, Callable[[str], list[str]]]:
     enc = sizer.encoding
     out: dict[str, Callable[[str], list[str]]] = {
-        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size, tokenizer=sizer)],
+        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size, overlap=overlap, tokenizer=sizer)],
     }
     try:
-        out["semchunk"] = _FreshSemchunk(enc, size)
+        out["semchunk"] = _FreshSemchunk(enc, size, overlap)
     except ImportError:
         pass
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
         # what from_tiktoken_encoder builds, with the offline encoding
-        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=0,
+        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap,
                                             length_function=lambda t: len(enc.encode_ordinary(t)))
         out["langchain"] = lc.split_text
     except ImportError:
         pass
     try:
         from semantic_text_splitter import TextSplitter
-        ts = TextSplitter.from_tiktoken_model("gpt-4o", size)  # o200k_base, bundled in the wheel
+        ts = TextSplitter.from_tiktoken_model("gpt-4o", size, overlap=overlap)  # o200k_base, bundled in the wheel
         out["semantic-text-splitter (Rust)"] = ts.chunks
     except ImportError:
         pass
     try:
         from chonkie import RecursiveChunker
-        ck = RecursiveChunker(tokenizer=enc, chunk_size=size)
-        out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
+        if not overlap:  # its recursive chunker has no overlap
+            ck = RecursiveChunker(tokenizer=enc, chunk_size=size)
+            out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
     except ImportError:
         pass
     out["floor: one tiktoken pass"] = lambda t: enc.encode_ordinary(t) and []
@@ -182,24 +184,29 @@ def quality(docs, fn, size, count) -> dict:
     return {"chunks": n, "over": over, "sentence_end": ok / tot if tot else 0.0, "fill": fill / n if n else 0.0}
 
 
-def run_mode(mode: str, reps: int) -> str:
+def run_mode(mode: str, reps: int, overlap_share: float = 0.0) -> str:
     lines = []
     sizer = TiktokenSizer("o200k_base")
     for lang in ("en", "ja"):
         docs = load_corpus(lang)
         mb = sum(len(d.encode("utf-8")) for d in docs) / 1e6
         if mode == "chars":
-            size, chunkers, count = 2000, char_chunkers(2000), len
+            size = 2000
+            overlap = round(size * overlap_share)
+            chunkers, count = char_chunkers(size, overlap), len
         else:
             # over budget is judged by tiktoken itself, not by the fast counter norishiro uses
             enc = sizer.encoding
-            size, chunkers, count = 512, token_chunkers(512, sizer), lambda t: len(enc.encode_ordinary(t))
+            size = 512
+            overlap = round(size * overlap_share)
+            chunkers, count = token_chunkers(size, sizer, overlap), lambda t: len(enc.encode_ordinary(t))
         for fn in chunkers.values():  # warm-up (imports, caches, tokenizer tables)
             fn(docs[0])
         times = bench(docs, chunkers, reps)
         med = {n: statistics.median(v) for n, v in times.items()}
         ref = med["norishiro"]
-        lines.append(f"\n### {mode} mode, size {size}{' o200k_base tokens' if mode == 'tokens' else ' characters'}, "
+        lines.append(f"\n### {mode} mode, size {size}{' o200k_base tokens' if mode == 'tokens' else ' characters'}"
+                     f"{f', overlap {overlap}' if overlap else ''}, "
                      f"{lang} corpus: {len(docs)} documents, {mb:.2f} MB UTF-8\n")
         lines.append("| chunker | MB/s | time ratio vs norishiro | chunks | over budget | ends at sentence end | mean fill |")
         lines.append("|---|---:|---:|---:|---:|---:|---:|")
@@ -221,14 +228,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--mode", choices=["chars", "tokens", "both"], default="both")
+    ap.add_argument("--overlap", type=float, default=0.0,
+                    help="overlap as a share of the size for every chunker that has one (Chonkie's "
+                         "recursive chunker has none and is left out), e.g. 0.125")
     ap.add_argument("--out", default=str(HERE / "out" / "latest.md"))
     args = ap.parse_args()
-    header = (f"Command: `python benchmarks/run.py --reps {args.reps} --mode {args.mode}`  \n"
+    ov = f" --overlap {args.overlap:g}" if args.overlap else ""
+    header = (f"Command: `python benchmarks/run.py --reps {args.reps} --mode {args.mode}{ov}`  \n"
               f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
               f"{__import__('os').cpu_count()} cores; time ratio > 1 means slower than norishiro.\n")
     body = []
     for mode in (["chars", "tokens"] if args.mode == "both" else [args.mode]):
-        body.append(run_mode(mode, args.reps))
+        body.append(run_mode(mode, args.reps, args.overlap))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(header + "\n".join(body) + "\n", encoding="utf-8")

@@ -122,7 +122,7 @@ class Boundaries:
     def __init__(self, text: str):
         self.text = text
         self._paragraphs: list[int] | None = None
-        self._sentence_blocks: dict[int, list[int]] = {}
+        self._sentence_memo: dict[tuple[int, int], list[int]] = {}
         lf_only = not any(ch in text for ch in _RARE_BREAKS)
         self._para_re = _PARAGRAPH_LF if lf_only else _PARAGRAPH
         self._line_re = _LINE_LF if lf_only else _LINE
@@ -154,27 +154,23 @@ class Boundaries:
                 out.append(p)
         return out
 
-    _BLOCK = 2048  # sentence cuts are found per block of text and kept: windows overlap a lot
-    _KEEP = 32  # blocks kept (bounded memory on huge texts)
-
-    def _sentence_block(self, b: int) -> list[int]:
-        got = self._sentence_blocks.get(b)
-        if got is None:
-            lo, hi = b * self._BLOCK, (b + 1) * self._BLOCK
-            got = [p for p in sentence_cuts(self.text, max(0, lo - self._CONTEXT), min(len(self.text), hi + 8))
-                   if lo < p <= hi]
-            if len(self._sentence_blocks) >= self._KEEP:
-                del self._sentence_blocks[next(iter(self._sentence_blocks))]
-            self._sentence_blocks[b] = got
-        return got
-
     def _sentence_window(self, lo: int, hi: int) -> list[int]:
-        """Sentence cuts in ``(lo, hi]``, from the blocks that cover it."""
-        out: list[int] = []
-        for b in range(lo // self._BLOCK, (hi - 1) // self._BLOCK + 1):
-            out.extend(self._sentence_block(b))
-        i, j = bisect.bisect_right(out, lo), bisect.bisect_right(out, hi)
-        return out[i:j]
+        """Sentence cuts in ``(lo, hi]`` (the last few windows are kept: callers repeat them)."""
+        key = (lo, hi)
+        got = self._sentence_memo.get(key)
+        if got is None:
+            text = self.text
+            # left context for brackets and list numbers; brackets never span lines, so
+            # from the last line break is enough
+            ctx = max(0, lo - self._CONTEXT)
+            br = _LAST_BREAK.search(text, ctx, lo) if lo else None
+            if br is not None:
+                ctx = br.end()
+            got = [p for p in sentence_cuts(text, ctx, min(len(text), hi + 8)) if lo < p <= hi]
+            if len(self._sentence_memo) >= 8:
+                del self._sentence_memo[next(iter(self._sentence_memo))]
+            self._sentence_memo[key] = got
+        return got
 
     def _line_window(self, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Newlines, plus sentence ends and glued spots where a new line evidently begins.
