@@ -124,3 +124,30 @@ def test_cli_header_meta_and_jsonl_fields(tmp_path):
     assert d["size"] == len(d["embed_text"])
     bad = CliRunner().invoke(main, ["chunk", str(p), "--meta", "oops", "-q"])
     assert bad.exit_code == 2
+
+
+def test_a_heading_is_never_a_chunk_of_its_own_when_its_text_can_follow():
+    """A title section with no text joins the next section, and a section whose first
+    paragraph is too long to fit with its heading still starts with heading + text."""
+    para = "所見として特記すべきものはない。" * 40  # about 640 characters, no paragraph break
+    text = "# 退院サマリ\n\n■ 2025/8/19\n\n現病歴：\n" + para + "\n\n経過：\n短い経過。\n"
+    doc = norishiro.Document(text, metadata={})
+    chunks = norishiro.chunk(doc, size=200)
+    check_chunks(text, chunks, 200)
+    for c in chunks:
+        body = [ln for ln in c.text.splitlines() if ln.strip() and not ln.startswith(("#", "■"))
+                and not ln.endswith("：")]
+        assert body, f"heading-only chunk {c.text!r}"
+    first = chunks[0]
+    assert first.text.startswith("# 退院サマリ\n\n■ 2025/8/19\n\n現病歴：\n所見")
+    assert first.headings == ["退院サマリ", "2025/8/19", "現病歴"]
+    # the heading still ends a chunk when nothing after it fits (a budget below the first sentence)
+    tight = norishiro.chunk(norishiro.Document("## 現病歴\n\n" + "あ" * 50, metadata={}), size=12)
+    check_chunks("## 現病歴\n\n" + "あ" * 50, tight, 12)
+
+
+def test_sections_know_where_their_text_begins():
+    text = "【主訴】\n\n労作時の息切れ\n所見：異常なし\nS：頭痛\n"
+    secs = find_sections(text)
+    assert [(text[s.start:s.body], s.headings[-1]) for s in secs] == [
+        ("【主訴】\n\n", "主訴"), ("", "所見"), ("", "Subjective")]

@@ -8,7 +8,8 @@ import bisect
 from .boundaries import Boundaries, Level, parse_level
 from .chunk import Chunk
 from .chunkers import STRATEGIES
-from .context import DEFAULT_LABELS, Atom, ContextHeaderError, HeaderRenderer, Section, find_atoms, find_sections
+from .context import (DEFAULT_LABELS, Atom, ContextHeaderError, HeaderRenderer, Section, attach_bare_headings,
+                      find_atoms, find_sections)
 from .document import Document
 from .sizing import Sizer, get_sizer
 
@@ -61,7 +62,7 @@ def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0
             yield Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
         return
     labels = tuple(DEFAULT_LABELS) + tuple(section_labels or ())
-    sections = find_sections(text, labels) if structure else [Section(0, len(text), [])]
+    sections = attach_bare_headings(find_sections(text, labels)) if structure else [Section(0, len(text), [])]
     atoms = find_atoms(text) if structure else []
     i = 0
     for s, e, n, prefix, sec in _structured_spans(doc, sizer, size, overlap, strategy, sections, atoms,
@@ -127,6 +128,8 @@ def _structured_spans(doc: Document, sizer: Sizer, size: int, overlap: int, stra
         kw = {"prefix": local_prefix, **strategy_kw}
         if strategy != "fixed":
             kw["atoms"] = sub_atoms
+        if strategy == "recursive":
+            kw["heads"] = [(x.start - a, x.body - a) for x in sections if a <= x.start < x.body <= b]
         if strategy == "semantic":
             kw["offset"] = a
         for s, e, n in STRATEGIES[strategy](text[a:b], sizer, size, overlap, **kw):

@@ -21,6 +21,7 @@ __all__ = [
     "SOAP_NAMES",
     "ContextHeaderError",
     "find_sections",
+    "attach_bare_headings",
     "find_atoms",
     "HeaderRenderer",
 ]
@@ -49,6 +50,13 @@ class Section:
     start: int
     end: int
     headings: list[str] = field(default_factory=list)
+    # where the text after a heading that stands on its own line(s) begins (blank lines
+    # skipped); ``start`` when the heading line carries text too (所見：異常なし)
+    body: int = -1
+
+    def __post_init__(self) -> None:
+        if self.body < self.start:
+            self.body = self.start
 
 
 @dataclass
@@ -69,6 +77,7 @@ _BRACKET = re.compile(r"^\s*[【\[［]([^】\]］\n]{1,24})[】\]］]")
 _MARK = re.compile(r"^\s*[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
 
 
 def _label_re(labels: Sequence[str]) -> re.Pattern:
@@ -127,6 +136,10 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
     def path() -> list[str]:
         return [t for _, t in md] + [x for x in (block, fieldl) if x]
 
+    def bare(line: str, m: re.Match | None) -> bool:
+        """The heading line holds nothing but the heading."""
+        return m is None or not line[m.end():].strip()
+
     for m0 in cand.finditer("\n" + text):
         a = m0.start()  # the "\n" put in front shifts positions by one: this is the line start
         nl = text.find("\n", a)
@@ -139,6 +152,7 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
             continue
         new: tuple[str, Any] | None = None
         at = a
+        alone = True
         m = _ATX.match(line) if markdown else None
         if m:
             new = ("md", (len(m.group(1)), m.group(2).strip()))
@@ -152,6 +166,7 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
             m = _BRACKET.match(line) or _MARK.match(line)
             if m and not re.match(r"^\s*\[[ xX]\]", line):
                 new = ("block", m.group(1).strip())
+                alone = bare(line, m)
             else:
                 m = _SOAP.match(line)
                 if m:
@@ -160,8 +175,12 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
                     m = label_re.match(line)
                     if m:
                         new = ("field", m.group(1))
+                alone = bare(line, m)
         if not new:
             continue
+        body = at
+        if alone:  # the text begins after the heading line and any blank lines
+            body = _BLANK_LINES.match(text, line_end).end()
         kind, val = new
         if kind == "md":
             level, title = val
@@ -175,17 +194,35 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
             fieldl = val
         last_heading_end = line_end
         if starts and starts[-1][0] == at:
-            starts[-1] = (at, path())
+            starts[-1] = (at, path(), body)
         else:
-            starts.append((at, path()))
+            starts.append((at, path(), body))
     if not starts or starts[0][0] != 0:
-        starts.insert(0, (0, []))
+        starts.insert(0, (0, [], 0))
     out = []
-    for k, (s, p) in enumerate(starts):
+    for k, (s, p, body) in enumerate(starts):
         e = starts[k + 1][0] if k + 1 < len(starts) else len(text)
         if e > s:
-            out.append(Section(s, e, p))
+            out.append(Section(s, e, p, min(body, e)))
     return out or [Section(0, len(text), [])]
+
+
+def attach_bare_headings(sections: list[Section]) -> list[Section]:
+    """A section that is nothing but its heading (a title, ■ 2025/8/19, ## 経過 followed
+    at once by ### 血液検査) joins the section after it: a chunk that is only a heading
+    answers no question, and the next section's path still names it when it is a parent."""
+    out: list[Section] = []
+    carry: int | None = None
+    last = len(sections) - 1
+    for k, sec in enumerate(sections):
+        if carry is not None:
+            sec = Section(carry, sec.end, sec.headings, sec.body)
+            carry = None
+        if k < last and sec.headings and sec.body >= sec.end:
+            carry = sec.start
+            continue
+        out.append(sec)
+    return out
 
 
 _FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?:\r?\n|$))", re.S)

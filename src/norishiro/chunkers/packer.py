@@ -30,7 +30,8 @@ class Packer:
                  overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
                  boundaries: Boundaries | None = None,
                  prefix: Callable[[int], str] | None = None,
-                 atoms: Sequence[tuple[int, int]] = ()):
+                 atoms: Sequence[tuple[int, int]] = (),
+                 heads: Sequence[tuple[int, int]] = ()):
         self.text = text
         self.n = len(text)
         self.sizer = sizer
@@ -52,6 +53,11 @@ class Packer:
         fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
         self._atom_starts = [a for a, _ in fitting]
         self._atom_ends = [b for _, b in fitting]
+        # headings on their own lines, (start, where their text begins): a chunk should not
+        # end on a heading, which belongs to the text after it
+        heads = sorted((a, b) for a, b in heads if b > a)
+        self._head_starts = [a for a, _ in heads]
+        self._head_bodies = [b for _, b in heads]
 
     def prefix(self, s: int) -> str:
         return self._prefix(s) if self._prefix else ""
@@ -68,6 +74,11 @@ class Packer:
     def _blocked(self, c: int) -> bool:
         i = bisect_right(self._atom_starts, c - 1) - 1
         return i >= 0 and c < self._atom_ends[i]
+
+    def _on_heading(self, c: int) -> bool:
+        """``c`` lies inside a heading or right after it (before its text)."""
+        i = bisect_right(self._head_starts, c - 1) - 1
+        return i >= 0 and c <= self._head_bodies[i]
 
     # -- sizes ---------------------------------------------------------------------------
     def count(self, s: int, e: int) -> int:
@@ -122,11 +133,13 @@ class Packer:
         return hi
 
     # -- the search ----------------------------------------------------------------------
-    def _cuts(self, level: Level, lo: int, hi: int) -> list[int]:
+    def _cuts(self, level: Level, lo: int, hi: int, avoid_heads: bool = False) -> list[int]:
         cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.additive and not self._atom_starts,
                                     packing=True)
         if self._atom_starts:
             cuts = [c for c in cuts if not self._blocked(c)]
+        if avoid_heads:
+            cuts = [c for c in cuts if not self._on_heading(c)]
         # the end of the text is the coarsest boundary of all
         if hi >= self.n > lo and level == self.end_levels[0] and (not cuts or cuts[-1] != self.n):
             cuts = cuts + [self.n]
@@ -174,12 +187,20 @@ class Packer:
         return best
 
     def find_end(self, s: int, lo: int) -> int | None:
-        """Best end for a chunk starting at ``s`` that must reach beyond ``lo``."""
+        """Best end for a chunk starting at ``s`` that must reach beyond ``lo``: one that
+        does not leave a heading at the chunk's end if there is one, else any."""
+        if self._head_starts:
+            got = self._find_end(s, lo, avoid_heads=True)
+            if got is not None:
+                return got
+        return self._find_end(s, lo)
+
+    def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
         hi = self._reach(s, self.size)
         if hi <= lo:
             return None
         levels = self.end_levels
-        if self.additive and levels[0] is Level.PARAGRAPH and not self._atom_starts:
+        if self.additive and levels[0] is Level.PARAGRAPH and not self._atom_starts and not avoid_heads:
             # fast path for characters: most chunks end at the text end or a paragraph
             if hi >= self.n:
                 return self.n
@@ -196,7 +217,7 @@ class Packer:
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
             for window_lo in ((near, lo) if near > lo else (lo,)):
-                got = self._largest_fitting(s, self._cuts(level, window_lo, hi), self.size)
+                got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
                 if got is not None:
                     return got
         return None
