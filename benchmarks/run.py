@@ -199,7 +199,7 @@ def run_mode(mode: str, reps: int, overlap_share: float = 0.0) -> str:
             enc = sizer.encoding
             size = 512
             overlap = round(size * overlap_share)
-            chunkers, count = token_chunkers(size, sizer, overlap), lambda t: len(enc.encode_ordinary(t))
+            chunkers, count = token_chunkers(size, sizer, overlap), lambda t, enc=enc: len(enc.encode_ordinary(t))
         for fn in chunkers.values():  # warm-up (imports, caches, tokenizer tables)
             fn(docs[0])
         times = bench(docs, chunkers, reps)

@@ -6,6 +6,14 @@ import regex
 _G = regex.compile(r"\X", regex.DOTALL)
 
 
+def tiktoken_count(name: str = "o200k_base"):
+    """The reference token count: tiktoken itself, not the fast counter norishiro uses."""
+    from norishiro.tokenizers_offline import get_encoding
+
+    enc = get_encoding(name)
+    return lambda s: len(enc.encode_ordinary(s))
+
+
 def grapheme_boundaries(text: str) -> set[int]:
     return {0} | {m.end() for m in _G.finditer(text)}
 

@@ -6,12 +6,11 @@ from click.testing import CliRunner
 
 import norishiro
 from clinical import load_facts, sample_paths
-from invariants import check_chunks
+from invariants import check_chunks, tiktoken_count
 from norishiro.cli import main
 from norishiro.context import ContextHeaderError, HeaderRenderer, find_atoms, find_sections
-from norishiro.sizing import TiktokenSizer
 
-O200K = TiktokenSizer("o200k_base")
+O200K = tiktoken_count("o200k_base")
 
 
 def test_clinical_samples_with_header_at_256_tokens():
@@ -20,12 +19,12 @@ def test_clinical_samples_with_header_at_256_tokens():
         doc = norishiro.load_document(p)
         chunks = norishiro.chunk(doc, size=256, unit="tokens", tokenizer="o200k_base",
                                  header_keys=["patient_id", "date", "section"])
-        check_chunks(doc.text, chunks, 256, O200K.count)
+        check_chunks(doc.text, chunks, 256, tiktoken_count())
         pid, date = doc.metadata["patient_id"], str(doc.metadata["date"])
         for c in chunks:
             head = c.embed_text[: len(c.embed_text) - len(c.text)]
             assert head.startswith("(Metadata: ") and f"Patient_ID={pid}" in head and f"Date={date}" in head
-            assert O200K.count(c.embed_text) == c.size <= 256
+            assert O200K(c.embed_text) == c.size <= 256
             known += bool(c.section)
             total += 1
         for f in load_facts(p):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import norishiro
-from invariants import check_chunks
+from invariants import check_chunks, tiktoken_count
 from norishiro.sizing import TiktokenSizer
 
 PIECES = ["\r\n", "\n", "\n\n", " ", "。", "、", "「", "」", "（", "）", ". ", "? ", "！",
@@ -21,14 +21,6 @@ texts = st.lists(
 ).map("".join)
 
 _o200k = TiktokenSizer("o200k_base")
-
-
-def _tiktoken_count(name: str):
-    """The reference count: tiktoken itself, not the fast counter norishiro uses."""
-    from norishiro.tokenizers_offline import get_encoding
-
-    enc = get_encoding(name)
-    return lambda s: len(enc.encode_ordinary(s))
 
 
 @given(texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "fixed"]))
@@ -45,7 +37,7 @@ def test_token_invariants_o200k(text, size, overlap, strategy):
     overlap = min(overlap, size - 1)
     chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, unit="tokens",
                              tokenizer="o200k_base")
-    check_chunks(text, chunks, size, _tiktoken_count("o200k_base"), overlap)
+    check_chunks(text, chunks, size, tiktoken_count("o200k_base"), overlap)
 
 
 @given(texts, st.integers(2, 30))
@@ -114,7 +106,7 @@ def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head,
     from norishiro import sizing
 
     index = TiktokenSizer(name).index(text)
-    count = _tiktoken_count(name)
+    count = tiktoken_count(name)
     with mock.patch.object(sizing, "_SHORT", short):  # 1: use cut-safe points in tiny spans
         for _ in range(5):
             a = data.draw(st.integers(0, len(text)))
@@ -131,7 +123,7 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
 
     units = ["a", "Z", " ", "\n", "\r", "/", "'", "s", "。", "、", "漢", "あ", "\u0301", "1", ".",
              "\t", "\x1c", "\u3000", "ll", "「", ",", "\u2019", "\xa0", "\u0915\u094d"]
-    sizer, count = TiktokenSizer(name), _tiktoken_count(name)
+    sizer, count = TiktokenSizer(name), tiktoken_count(name)
     wrong = []
     with mock.patch.object(sizing, "_SHORT", 1):
         for triple in itertools.product(units, repeat=3):
@@ -146,7 +138,7 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
 @given(texts, st.integers(4, 60), st.integers(1, 30), st.sampled_from(["recursive", "fixed"]))
 def test_token_overlap_stays_within_its_budget(text, size, overlap, strategy):
     overlap = min(overlap, size - 1)
-    count = _tiktoken_count("o200k_base")
+    count = tiktoken_count("o200k_base")
     chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, tokenizer="o200k_base")
     for prev, cur in zip(chunks, chunks[1:]):
         if cur.start < prev.end:
