@@ -31,6 +31,19 @@ def test_fixture_cases_pass_at_least_66_of_68():
     ("The dose was 3.5 mg. e.g. this stays.", ["The dose was 3.5 mg. e.g. this stays."]),
     ("See https://a.example.com/x.html now. Next", ["See https://a.example.com/x.html now. ", "Next"]),
     ("すごい!!本当に!?", ["すごい!!", "本当に!?"]),
+    # units are not abbreviations; number abbreviations only before a number
+    ("The dose was 3.5 mg. Next day it stopped.", ["The dose was 3.5 mg. ", "Next day it stopped."]),
+    ("What? No. Yes!", ["What? ", "No. ", "Yes!"]),
+    ("No. 5 was used. Eq. (2) holds.", ["No. 5 was used. ", "Eq. (2) holds."]),
+    # an e-mail address or URL can end a sentence
+    ("Contact a.b@example.co.jp. Thanks.", ["Contact a.b@example.co.jp. ", "Thanks."]),
+    # a list number inside a Japanese line, and particles that continue a quotation
+    ("1. 高血圧 2. 糖尿病", ["1. 高血圧 2. 糖尿病"]),
+    ("「痛い。」などと訴えた。次。", ["「痛い。」などと訴えた。", "次。"]),
+    ("「大丈夫。」が口癖だ。「行く。」がんの話。", ["「大丈夫。」が口癖だ。", "「行く。」", "がんの話。"]),
+    # a full-width period after a digit: decimal or list number, else an end
+    ("術後POD1．発熱なし．体重６５．５ｋｇ．", ["術後POD1．", "発熱なし．", "体重６５．５ｋｇ．"]),
+    ("1．血液検査 異常なし．", ["1．血液検査 異常なし．"]),
 ])
 def test_sentence_rules(text, expected):
     assert _sentences(text) == expected

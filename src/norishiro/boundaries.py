@@ -88,13 +88,20 @@ _WORD = regex.compile(
     r"\s+(?=\S)|(?<=\p{Hiragana})(?=[\p{Han}\p{Katakana}A-Za-z0-9Ａ-Ｚａ-ｚ０-９])"
     r"|(?<=[\p{Han}\p{Katakana}ー])(?=[A-Za-z0-9(（「【])|(?<=[・／/])(?=\S)"
 )
-_QUOTATIVE = "とっ"
+# After a closing bracket (or a terminator) these continue the sentence: 「…。」と言った,
+# 「…！」って, 「…。」などと, 「…。」が口癖, 「…。」を繰り返す (not がん, which can start one).
+_QUOTATIVE = regex.compile(r"と|っ|など|なんて|が(?!ん)|を")
+# Abbreviations that never end a sentence (titles, Latin, dosing, months, organisations).
+# Units (mg, min) are not here: "3.5 mg. Next" ends, and "5 mg. of" is kept by the
+# lower-case rule.
 _ABBREVIATIONS = frozenset(
-    """mr mrs ms dr prof sr jr st vs etc al fig figs no nos vol vols ver ed eds approx dept
-    inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e cf ca rp pp op cit
-    ref refs tab eq eqs sec ch max min avg sd resp b.i.d t.i.d q.d q.i.d p.o p.r.n h.s
-    mt mts ft lt col gen gov mg ml dl kg cm mm sq viz approx est dept univ""".split()
+    """mr mrs ms dr prof sr jr st vs etc al ver ed eds approx dept
+    inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e cf ca rp op cit
+    resp b.i.d t.i.d q.d q.i.d p.o p.r.n h.s col gen gov viz univ""".split()
 )
+# Abbreviations that introduce a number (No. 5, Fig. 3, Eq. (2)): not an end before a digit,
+# "(" or "#", an end otherwise ("No. I disagree.").
+_NUMBER_ABBREVIATIONS = frozenset("no nos fig figs vol vols p pp eq eqs sec ch tab ref refs art".split())
 _MAX_QUOTE = 240  # an opening bracket left open longer than this is treated as stray
 _LATIN_LOWER = regex.compile(r"\p{Ll}")
 _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
@@ -336,6 +343,17 @@ def _token_before(text: str, i: int) -> tuple[str, int]:
     return text[j:i], j
 
 
+def _list_number_before(text: str, i: int, last_cut: int) -> bool:
+    """The digits ending at ``i`` are a list number: one or two digits (after an optional
+    # or parenthesis) at the start of a sentence or line."""
+    j = i
+    while j > 0 and text[j - 1].isdigit() and i - j < 3:
+        j -= 1
+    if j > 0 and text[j - 1] in "#＃(（":
+        j -= 1
+    return i - j <= 3 and _at_sentence_start(text, j, last_cut)
+
+
 def _at_sentence_start(text: str, j: int, last_cut: int) -> bool:
     k = j
     while k > 0 and text[k - 1] in " \t\u3000":
@@ -405,7 +423,7 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
             continue  # still inside brackets
         if depth_before > 0 and not m.group("close"):
             continue
-        if nxt and nxt in _QUOTATIVE and not spaced:
+        if nxt and not spaced and _QUOTATIVE.match(text, end):
             continue  # 「…。」と言った / 行くの？と聞かれた
         if nxt == "" or nxt in "\r\n\x0b\x0c\x85\u2028\u2029":
             continue  # the line or the text ends here anyway: the line level has this cut
@@ -418,20 +436,25 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
                 continue  # e.g. bla, Fig. 3, No. 5, Ver. 2.0
             token, tstart = _token_before(text, ts)
             low = token.lower().lstrip("(\"'")
-            if not token:
-                pass
+            address = "@" in low or "://" in low or low.startswith("www.")
+            if not token or address:
+                pass  # a word, or an e-mail address / URL at the end of a sentence
             elif low in _ABBREVIATIONS or "." in low:
                 continue  # Dr., et al., U.S., b.i.d.
+            elif low in _NUMBER_ABBREVIATIONS:
+                if nxt in "(#":
+                    continue  # Eq. (2), No. #3
             elif len(low) == 1 and low.isalpha():
                 continue  # E. coli, p. 45, initials
-            elif low.lstrip("#(").rstrip(")").isdigit() and _at_sentence_start(text, tstart, last_cut):
-                continue  # 1. 高血圧 / #1. 高血圧症
+            elif low.lstrip("#(").rstrip(")").isdigit() and (
+                    _at_sentence_start(text, tstart, last_cut) or _CJK.match(nxt)):
+                continue  # 1. 高血圧 / #1. 高血圧症 / 高血圧 2. 糖尿病
         elif set(term) <= {"!", "?"}:
             if prev.isascii() and prev.isalnum() and not spaced:
                 continue  # Yahoo!ニュース
         elif set(term) <= {"．"}:
-            if (prev.isdigit()) and not spaced:
-                continue  # ６５．５ｋｇ, 1．血液検査
+            if prev.isdigit() and not spaced and (nxt.isdigit() or _list_number_before(text, ts, last_cut)):
+                continue  # ６５．５ｋｇ, 1．血液検査 (but 術後POD1．発熱なし． ends)
         p = _snap(text, end)
         if 0 < p < n and (not out or out[-1] < p):
             out.append(p)
