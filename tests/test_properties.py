@@ -72,8 +72,9 @@ md_texts = st.lists(st.one_of(st.sampled_from(MD_PIECES), st.sampled_from(PIECES
                     max_size=50).map("".join)
 
 
-@given(md_texts, st.integers(30, 200), st.integers(0, 40), st.booleans(), st.sampled_from(["recursive", "fixed"]))
-def test_structure_and_header_invariants(text, size, overlap, cross, strategy):
+@given(md_texts, st.integers(30, 200), st.integers(0, 40), st.booleans(), st.sampled_from(["recursive", "fixed"]),
+       st.sampled_from(["chars", "tokens"]))
+def test_structure_and_header_invariants(text, size, overlap, cross, strategy, unit):
     from hypothesis import assume
 
     from norishiro.context import ContextHeaderError
@@ -82,10 +83,10 @@ def test_structure_and_header_invariants(text, size, overlap, cross, strategy):
     doc = norishiro.Document(text, id="p", metadata={"patient_id": "P1"})
     try:
         chunks = norishiro.chunk(doc, size=size, overlap=overlap, strategy=strategy, cross_sections=cross,
-                                 header_keys=["patient_id", "section"])
+                                 header_keys=["patient_id", "section"], unit=unit)
     except ContextHeaderError:
         assume(False)
-    check_chunks(text, chunks, size, len, overlap)
+    check_chunks(text, chunks, size, len if unit == "chars" else tiktoken_count(), overlap)
 
 
 # characters at the edges of the cut-safe rule: spaces and newlines next to "/", "'",

@@ -25,11 +25,13 @@ def test_semantic_invariants(text, size, overlap, method):
     assert [(c.start, c.end) for c in again] == [(c.start, c.end) for c in chunks]
 
 
-@given(texts, st.integers(4, 60))
-def test_semantic_token_budget(text, size):
+@given(texts, st.integers(4, 60), st.integers(0, 20))
+def test_semantic_token_budget(text, size, overlap):
+    overlap = min(overlap, size - 1)
     sizer = TiktokenSizer("o200k_base")
-    chunks = norishiro.chunk(text, size=size, strategy="semantic", tokenizer=sizer, semantic={"embedder": HASH})
-    check_chunks(text, chunks, size, tiktoken_count())
+    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy="semantic", tokenizer=sizer,
+                             semantic={"embedder": HASH})
+    check_chunks(text, chunks, size, tiktoken_count(), overlap)
 
 
 def test_topic_change_is_cut():
