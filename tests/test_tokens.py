@@ -85,3 +85,13 @@ def test_hf_tokenizer_json(tmp_path):
 def test_unknown_tokenizer_path_is_a_clear_error():
     with pytest.raises(ValueError, match="not found"):
         norishiro.chunk("x", size=5, unit="tokens", tokenizer="/no/such/tokenizer.json")
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_character_starts_per_token_match_the_token_bytes(name):
+    from norishiro.sizing import _token_char_starts
+
+    enc, table = get_encoding(name), _token_char_starts(name)
+    assert len(table) == len(enc._mergeable_ranks)  # every ordinary token, ids 0..n-1
+    for i in range(0, len(table), 7):
+        assert table[i] == sum(1 for b in enc.decode_single_token_bytes(i) if b & 0xC0 != 0x80), i

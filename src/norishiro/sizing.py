@@ -205,18 +205,16 @@ class TiktokenSizer:
 
 @lru_cache(maxsize=None)
 def _token_char_starts(encoding_name: str) -> np.ndarray:
-    """For every token id, how many UTF-8 characters start inside its bytes."""
-    from .tokenizers_offline import get_encoding
+    """For every token id, how many UTF-8 characters start inside its bytes (the bytes that
+    are not continuation bytes 10xxxxxx), computed at once over all tokens."""
+    from .tokenizers_offline import token_bytes
 
-    enc = get_encoding(encoding_name)
-    starts = np.zeros(enc.n_vocab, dtype=np.int64)
-    for i in range(enc.n_vocab):
-        try:
-            b = enc.decode_single_token_bytes(i)
-        except KeyError:
-            continue
-        starts[i] = sum(1 for x in b if x & 0xC0 != 0x80)
-    return starts
+    toks = token_bytes(encoding_name)
+    lens = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
+    lead = (np.frombuffer(b"".join(toks), dtype=np.uint8) & 0xC0) != 0x80
+    seen = np.concatenate(([0], np.cumsum(lead, dtype=np.int64)))  # lead bytes in the first k bytes
+    stop = np.cumsum(lens)
+    return seen[stop] - seen[stop - lens]
 
 
 class HFTokenizerSizer:

@@ -9,7 +9,7 @@ and special tokens are exactly tiktoken's and no cache directory is written.
 """
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 import importlib.util
@@ -41,18 +41,56 @@ def _load_ranks(blobpath: str, expected_hash: str | None = None) -> dict[bytes, 
     name = os.path.basename(blobpath).removesuffix(".tiktoken")
     if name not in SUPPORTED:
         raise OfflineTokenizerError(f"no bundled rank file for {blobpath}")
-    with gzip.open(_bundled_rank_file(name), "rb") as f:
-        data = f.read()
-    if expected_hash and hashlib.sha256(data).hexdigest() != expected_hash:
+    ranks = _bundled_ranks(name)
+    if expected_hash and ranks.sha256 != expected_hash:
         raise OfflineTokenizerError(
             f"bundled {name} ranks do not match tiktoken's pinned sha256 {expected_hash}"
         )
-    ranks = {}
+    return dict(ranks)
+
+
+class _Ranks(dict):
+    """Token bytes -> rank, with the sha256 of the file they came from."""
+
+    sha256 = ""
+
+
+@lru_cache(maxsize=None)
+def _bundled_ranks(name: str) -> _Ranks:
+    with gzip.open(_bundled_rank_file(name), "rb") as f:
+        data = f.read()
+    ranks = _Ranks()
+    ranks.sha256 = hashlib.sha256(data).hexdigest()
+    a2b = binascii.a2b_base64
     for line in data.splitlines():
         if line:
             token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
+            ranks[a2b(token)] = int(rank)
     return ranks
+
+
+def token_bytes(name: str) -> list[bytes]:
+    """The bytes of every ordinary token of ``name``, indexed by token id (rank), from the
+    bundled rank file checked against tiktoken's pinned sha256 (no ``Encoding`` built)."""
+    ranks = _construct(name, _load_ranks)["mergeable_ranks"]
+    out = [b""] * (max(ranks.values()) + 1)
+    for tok, rank in ranks.items():
+        out[rank] = tok
+    return out
+
+
+def _construct(name: str, loader) -> dict:
+    """tiktoken's own constructor arguments for ``name`` (pattern, special tokens, pinned
+    hash), with ``loader`` in place of its downloading rank-file loader."""
+    from tiktoken_ext import openai_public
+
+    with _lock:
+        original = openai_public.load_tiktoken_bpe
+        openai_public.load_tiktoken_bpe = loader
+        try:
+            return openai_public.ENCODING_CONSTRUCTORS[name]()
+        finally:
+            openai_public.load_tiktoken_bpe = original
 
 
 @lru_cache(maxsize=None)
@@ -61,16 +99,8 @@ def get_encoding(name: str):
     if name not in SUPPORTED:
         raise ValueError(f"unknown encoding {name!r}; offline encodings: {', '.join(SUPPORTED)}")
     import tiktoken
-    from tiktoken_ext import openai_public
 
-    with _lock:
-        original = openai_public.load_tiktoken_bpe
-        openai_public.load_tiktoken_bpe = _load_ranks
-        try:
-            kwargs = openai_public.ENCODING_CONSTRUCTORS[name]()
-        finally:
-            openai_public.load_tiktoken_bpe = original
-    return tiktoken.Encoding(**kwargs)
+    return tiktoken.Encoding(**_construct(name, _load_ranks))
 
 
 @lru_cache(maxsize=None)
