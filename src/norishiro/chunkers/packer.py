@@ -244,20 +244,39 @@ class Packer:
             return
         lo = self._overlap_lo(s, e)
         for level in self.overlap_levels:
-            if level is Level.GRAPHEME:
-                cands = self.bnd.window_cuts(Level.GRAPHEME, lo, e - 1)
-            else:
-                merged: set[int] = set()
-                for lv in Level:
-                    if lv > level:
-                        break
-                    merged.update(self.bnd.window_cuts(lv, lo, e - 1))
-                cands = sorted(merged)
-            cands = [c for c in cands if s < c < e and not self._blocked(c)]
+            if self.additive:
+                # every cut after lo fits, and the first is the longest overlap: look in
+                # short windows (sentence rules are the costly part) and go on only if asked
+                found = False
+                a, step = lo, 48
+                while a < e - 1:
+                    b = min(e - 1, a + step)
+                    cands = self._overlap_cands(level, s, e, a, b)
+                    found = found or bool(cands)
+                    yield from cands
+                    a, step = b, step * 4
+                if found:
+                    return
+                continue
+            cands = self._overlap_cands(level, s, e, lo, e - 1)
             a = self._first_fitting(cands, e, self.overlap)
             if a < len(cands):
                 yield from cands[a:]
                 return
+
+    def _overlap_cands(self, level: Level, s: int, e: int, lo: int, hi: int) -> list[int]:
+        """Starts in ``(lo, hi]`` at ``level`` or any coarser level (a line start is also a
+        sentence start), inside the chunk ``s..e`` and not inside an atom."""
+        if level is Level.GRAPHEME:
+            cands = self.bnd.window_cuts(Level.GRAPHEME, lo, hi)
+        else:
+            merged: set[int] = set()
+            for lv in Level:
+                if lv > level:
+                    break
+                merged.update(self.bnd.window_cuts(lv, lo, hi))
+            cands = sorted(merged)
+        return [c for c in cands if s < c < e and not self._blocked(c)]
 
     def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
         """Index of the first candidate ``c`` with the text ``c..e`` within ``budget``
