@@ -89,10 +89,14 @@ _CAND_LINE = r"\n(?=[ \t]*(?:#|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\
 
 
 @lru_cache(maxsize=8)
-def _candidates(labels: tuple[str, ...]) -> re.Pattern:
-    """Lines that may start a heading. The pattern begins with a literal newline (searched
-    in "\\n" + text) so the engine skips from line to line instead of trying every position."""
-    return re.compile(_CAND_LINE + rf"|{_trie(labels)}\s*(?:[:：]|\r?$)))", re.M | re.I)
+def _candidates(labels: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """Lines that may start a heading: a quick filter on the line's first visible character,
+    and the full test. Both begin with a literal newline (searched in "\n" + text) so the
+    engine skips from line to line instead of trying every position."""
+    firsts = set("#【[［■□◆◇●◎▼▶SOAP0123456789`~=-") | {x[0] for x in labels if x}
+    quick = re.compile(r"\n[ \t]*[" + "".join(sorted(re.escape(c) for c in firsts)) + "]", re.I)
+    full = re.compile(_CAND_LINE + rf"|{_trie(labels)}\s*(?:[:：]|\r?$)))", re.M | re.I)
+    return quick, full
 
 
 def _trie(words: Sequence[str]) -> str:
@@ -125,7 +129,7 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
     that can start a heading are looked at (one regex pass), so long texts stay cheap.
     """
     label_re = _label_re(labels)
-    cand = _candidates(tuple(labels))
+    quick, cand = _candidates(tuple(labels))
     starts: list[tuple[int, list[str]]] = []
     md: list[tuple[int, str]] = []  # (level, title)
     block: str | None = None
@@ -140,7 +144,11 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
         """The heading line holds nothing but the heading."""
         return m is None or not line[m.end():].strip()
 
-    for m0 in cand.finditer("\n" + text):
+    nl_text = "\n" + text
+    for q in quick.finditer(nl_text):
+        m0 = cand.match(nl_text, q.start())
+        if m0 is None:
+            continue
         a = m0.start()  # the "\n" put in front shifts positions by one: this is the line start
         nl = text.find("\n", a)
         line_end = len(text) if nl < 0 else nl
@@ -229,6 +237,7 @@ _FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?
 _MD_TABLE = re.compile(r"\n(([ \t]*\|[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n)"
                        r"(?:[ \t]*\|[^\n]*\|[ \t]*(?:\r?\n|$))*)")
 _TSV_LINE = re.compile(r"\n([^\t\n]*\t[^\t\n]*\t[^\n]*)")
+_LEAD_HINT = re.compile(r"[:：][ \t]*\r?\n[ \t]*(?:[・•●○\-*+]|\d|[（(]|[①-⑳])")
 _LEAD_LIST = re.compile(r"\n([^\n]*[:：][ \t]*\r?\n(?:[ \t]*(?:[・•●○\-*+]|\d{1,2}[.．)）]|[（(]\d{1,2}[)）]|[①-⑳])"
                         r"[ \t]*\S[^\n]*(?:\r?\n|$))+)")
 
@@ -256,7 +265,17 @@ def find_atoms(text: str) -> list[Atom]:
             run.append((a, b))
         found += _tsv_atom(text, run)
     if "：" in text or ":" in text:
-        found += [Atom(m.start(1) - 1, m.end(1) - 1, "list") for m in _LEAD_LIST.finditer(t)]
+        # only lines where a colon ends the line and a list item follows can match: find
+        # those first (one cheap scan) instead of trying the pattern on every line
+        done = 0
+        for hint in _LEAD_HINT.finditer(t):
+            line = t.rfind("\n", 0, hint.start())
+            if line < done:
+                continue
+            m = _LEAD_LIST.match(t, line)
+            if m:
+                found.append(Atom(m.start(1) - 1, m.end(1) - 1, "list"))
+                done = m.end()
     found.sort(key=lambda x: (x.start, -x.end))
     out: list[Atom] = []
     for atom in found:  # keep the first of overlapping spans (code wins over what is inside)
