@@ -156,7 +156,7 @@ class _TiktokenIndex(_TokenEndsIndex):
         if first is None:
             return count(head + text[start:end])
         p1 = p2 = first.start()
-        window = _SHORT
+        window = max(_SHORT, 8)
         while p2 == p1 and end - window > p1:
             for m in _CUT_SAFE.finditer(text, end - window, end):
                 p2 = m.start()
