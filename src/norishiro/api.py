@@ -110,9 +110,10 @@ def _structured_spans(doc: Document, sizer: Sizer, size: int, overlap: int, stra
 
     # fixed windows are seed 000's model: they run over the whole text, sections or not
     whole = cross_sections or strategy == "fixed"
-    regions = [(0, len(text))] if whole else [(x.start, x.end) for x in sections]
+    regions = [(0, len(text), sections)] if whole else [(x.start, x.end, [x]) for x in sections]
+    atom_starts = [x.start for x in atoms]  # sorted and disjoint (find_atoms)
     checked: set[str] = set()
-    for a, b in regions:
+    for a, b, secs in regions:
         head = header_at(a)
         if head and head not in checked:
             checked.add(head)
@@ -123,13 +124,13 @@ def _structured_spans(doc: Document, sizer: Sizer, size: int, overlap: int, stra
                     f"{doc.id}: the context header takes {h} of {size} {sizer.unit} ({head.strip()!r}, "
                     f"keys: {keys}), leaving too little room for text; drop keys with --header-keys, "
                     "shorten --header-template, or raise --size")
-        sub_atoms = [(x.start - a, x.end - a) for x in atoms if a <= x.start and x.end <= b]
         local_prefix = (lambda p, a=a: prefix_at(a + p)) if (renderer.active or tables) else None
         kw = {"prefix": local_prefix, **strategy_kw}
         if strategy != "fixed":
-            kw["atoms"] = sub_atoms
+            inside = atoms[bisect.bisect_left(atom_starts, a):bisect.bisect_left(atom_starts, b)]
+            kw["atoms"] = [(x.start - a, x.end - a) for x in inside if x.end <= b]
         if strategy == "recursive":
-            kw["heads"] = [(x.start - a, x.body - a) for x in sections if a <= x.start < x.body <= b]
+            kw["heads"] = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
         if strategy == "semantic":
             kw["offset"] = a
         for s, e, n in STRATEGIES[strategy](text[a:b], sizer, size, overlap, **kw):

@@ -38,35 +38,30 @@ def _bundled_rank_file(name: str) -> str:
 
 
 def _load_ranks(blobpath: str, expected_hash: str | None = None) -> dict[bytes, int]:
+    """Stands in for tiktoken's downloading loader: the bundled ranks, hash checked."""
     name = os.path.basename(blobpath).removesuffix(".tiktoken")
     if name not in SUPPORTED:
         raise OfflineTokenizerError(f"no bundled rank file for {blobpath}")
-    ranks = _bundled_ranks(name)
-    if expected_hash and ranks.sha256 != expected_hash:
+    sha256, ranks = _bundled_ranks(name)
+    if expected_hash and sha256 != expected_hash:
         raise OfflineTokenizerError(
             f"bundled {name} ranks do not match tiktoken's pinned sha256 {expected_hash}"
         )
     return dict(ranks)
 
 
-class _Ranks(dict):
-    """Token bytes -> rank, with the sha256 of the file they came from."""
-
-    sha256 = ""
-
-
 @lru_cache(maxsize=None)
-def _bundled_ranks(name: str) -> _Ranks:
+def _bundled_ranks(name: str) -> tuple[str, dict[bytes, int]]:
+    """The sha256 of the bundled rank file and its token bytes -> rank (read once)."""
     with gzip.open(_bundled_rank_file(name), "rb") as f:
         data = f.read()
-    ranks = _Ranks()
-    ranks.sha256 = hashlib.sha256(data).hexdigest()
     a2b = binascii.a2b_base64
+    ranks = {}
     for line in data.splitlines():
         if line:
             token, rank = line.split()
             ranks[a2b(token)] = int(rank)
-    return ranks
+    return hashlib.sha256(data).hexdigest(), ranks
 
 
 def token_bytes(name: str) -> list[bytes]:

@@ -189,7 +189,9 @@ class Packer:
     def find_end(self, s: int, lo: int) -> int | None:
         """Best end for a chunk starting at ``s`` that must reach beyond ``lo``: one that
         does not leave a heading at the chunk's end if there is one, else any."""
-        if self._head_starts:
+        # only a heading whose text begins after s and that starts within reach matters
+        i = bisect_right(self._head_bodies, s)
+        if i < len(self._head_bodies) and self._head_starts[i] < self._reach(s, self.size):
             got = self._find_end(s, lo, avoid_heads=True)
             if got is not None:
                 return got
