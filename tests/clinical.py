@@ -1,13 +1,13 @@
-"""Helpers for tests on the shared fictional clinical samples (../shared/samples/ja-clinical)."""
+"""Helpers for tests on the fictional clinical samples and fixtures copied into tests/data."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-SAMPLES = SHARED / "samples" / "ja-clinical"
-FIXTURES = SHARED / "fixtures"
+DATA = Path(__file__).resolve().parent / "data"
+SAMPLES = DATA / "ja-clinical"
+FIXTURES = DATA / "fixtures"
 
 
 def sample_paths() -> list[Path]:

@@ -2,9 +2,10 @@ import pytest
 
 import norishiro
 from invariants import check_chunks
-from seeds import seed002_body, seed002_text
+from seeds import needs_seeds, seed002_body, seed002_text
 
 
+@needs_seeds
 def test_seed002_example_three_chunks():
     text = seed002_text()
     assert len(text) == 665
@@ -14,6 +15,7 @@ def test_seed002_example_three_chunks():
     check_chunks(text, chunks, 300)
 
 
+@needs_seeds
 def test_overlap_is_whole_units_and_within_budget():
     text = seed002_text()
     chunks = norishiro.chunk(text, size=200, overlap=60)

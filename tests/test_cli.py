@@ -5,13 +5,14 @@ import sys
 from click.testing import CliRunner
 
 from norishiro.cli import main
-from seeds import seed002_text
+from seeds import needs_seeds, seed002_text
 
 
 def run(args, input=None):
     return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
 
 
+@needs_seeds
 def test_chunk_jsonl_from_stdin_matches_seed002():
     r = run(["chunk", "-", "--size", "300", "-q"], input=seed002_text())
     assert r.exit_code == 0, r.output

@@ -1,4 +1,4 @@
-"""Done-when of the core issue on the shared fictional clinical notes, single newlines removed."""
+"""Done-when of the core issue on the fictional clinical notes in tests/data, single newlines removed."""
 import pytest
 
 import norishiro

@@ -16,7 +16,7 @@ def _cut(left: str, right: str):
     return lint_chunks(text, chunks, doc_id="t", size=None)
 
 
-# the cue table's examples (../shared/fixtures/fragmentation-cues.md), one per class
+# the cue table's examples (tests/data/fixtures/fragmentation-cues.md), one per class
 @pytest.mark.parametrize("left,right,kind", [
     ("結論：肺癌の疑い", "なし。", "negation"),
     ("右肺上葉に明らかな結節影は", "認めない。", "negation"),

@@ -11,18 +11,19 @@ from fake_ollama import FakeOllama, fake_vector
 from norishiro.cli import main
 from norishiro.embed.ollama import ModelNotFound, OllamaClient
 from norishiro.export import curl_command, ollama_body, ollama_body_json, shell_quote
-from seeds import SHARED, seed002_body, seed002_text
+from seeds import needs_seeds, seed002_body, seed002_raw, seed002_text
 
 
 def run(args, input=None):
     return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
 
 
+@needs_seeds
 def test_seed002_request_round_trips_json_and_curl():
     r = run(["chunk", "-", "--size", "300", "--format", "ollama", "-q"], input=seed002_text())
     assert json.loads(r.stdout) == seed002_body()
     r = run(["chunk", "-", "--size", "300", "--format", "curl", "-q"], input=seed002_text())
-    seed = next((SHARED / "seeds").glob("002_*.txt")).read_text(encoding="utf-8")
+    seed = seed002_raw()
     start = seed.index("curl http")
     assert r.stdout.strip() == seed[start: seed.index("}'", start) + 2]
 

@@ -14,7 +14,7 @@ fastapi = pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from norishiro.web.app import CSP, MAX_BODY, create_app  # noqa: E402
-from seeds import seed002_body, seed002_text  # noqa: E402
+from seeds import needs_seeds, seed002_body, seed002_text  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
@@ -34,6 +34,7 @@ def test_page_has_csp_and_no_outside_references(client):
     assert "default-src 'self'" in CSP and "connect-src 'self'" in CSP
 
 
+@needs_seeds
 def test_chunk_api_seed002(client):
     r = client.post("/api/chunk", json={"text": seed002_text(), "size": 300, "overlap": 0, "truncate": False})
     d = r.json()
@@ -130,6 +131,7 @@ def _wait_count(page, selector, pred, timeout=10.0):
     raise AssertionError(f"{selector}: count {page.locator(selector).count()} never matched")
 
 
+@needs_seeds
 def test_browser_seed002_three_chunks_size_change_and_copy(page, server):
     page.fill("#text", seed002_text())
     page.fill("#size", "300")
