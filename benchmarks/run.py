@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
 import norishiro  # noqa: E402
-from norishiro.sizing import TiktokenSizer  # noqa: E402
+from norishiro.core.measure import TiktokenSizer  # noqa: E402
 
 _END = re.compile(r"[。．.!?！？][」』）)】\]\"'”’]*$")
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 import norishiro  # noqa: E402
 from norishiro.chunkers.semantic import SemanticTrace  # noqa: E402
-from norishiro.context import find_sections  # noqa: E402
+from norishiro.core.structure import find_sections  # noqa: E402
 from norishiro.embed import get_embedder  # noqa: E402
 from norishiro.embed.cache import EmbeddingCache  # noqa: E402
 

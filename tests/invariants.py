@@ -8,7 +8,7 @@ _G = regex.compile(r"\X", regex.DOTALL)
 
 def tiktoken_count(name: str = "o200k_base"):
     """The reference token count: tiktoken itself, not the fast counter norishiro uses."""
-    from norishiro.tokenizers_offline import get_encoding
+    from norishiro.core.tokenizers_offline import get_encoding
 
     enc = get_encoding(name)
     return lambda s: len(enc.encode_ordinary(s))

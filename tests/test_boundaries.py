@@ -5,7 +5,7 @@ import pytest
 
 import norishiro
 from clinical import FIXTURES
-from norishiro.boundaries import Boundaries, Level
+from norishiro.core.boundaries import Boundaries, Level
 
 CASES = json.loads((FIXTURES / "ja-sentences.json").read_text(encoding="utf-8"))["cases"]
 

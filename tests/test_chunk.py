@@ -52,7 +52,7 @@ def test_document_metadata_travels():
 
 @pytest.mark.parametrize("size,overlap", [(0, 0), (-5, 0), (10, -1), (10, 10), (10, 11)])
 def test_bad_options(size, overlap):
-    with pytest.raises(norishiro.ChunkOptionsError):
+    with pytest.raises(norishiro.OptionError):
         norishiro.chunk("text", size=size, overlap=overlap)
 
 

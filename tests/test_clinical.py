@@ -4,7 +4,7 @@ import pytest
 import norishiro
 from clinical import load_facts, remove_single_newlines, sample_paths
 from invariants import check_chunks
-from norishiro.boundaries import Boundaries, Level
+from norishiro.core.boundaries import Boundaries, Level
 
 
 def _flattened():

@@ -8,7 +8,9 @@ import norishiro
 from clinical import load_facts, sample_paths
 from invariants import check_chunks, tiktoken_count
 from norishiro.cli import main
-from norishiro.context import ContextHeaderError, HeaderRenderer, find_atoms, find_sections
+from norishiro.core.headers import HeaderRenderer
+from norishiro.core.structure import find_atoms, find_sections
+from norishiro.errors import ContextHeaderError
 
 O200K = tiktoken_count("o200k_base")
 

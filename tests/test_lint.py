@@ -7,7 +7,7 @@ import norishiro
 from clinical import load_facts, remove_single_newlines, sample_paths
 from norishiro.chunk import Chunk
 from norishiro.cli import main
-from norishiro.lint import LintReport, lint_chunks
+from norishiro.analysis.lint import LintReport, lint_chunks
 
 
 def _cut(left: str, right: str):

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from fake_ollama import FakeOllama, fake_vector
 from norishiro.cli import main
 from norishiro.embed.ollama import ModelNotFound, OllamaClient
-from norishiro.export import curl_command, ollama_body, ollama_body_json, shell_quote
+from norishiro.writers.ollama import curl_command, ollama_body, ollama_body_json, shell_quote
 from seeds import needs_seeds, seed002_body, seed002_raw, seed002_text
 
 
@@ -99,6 +99,7 @@ def test_missing_model_says_pull(tmp_path):
 def test_too_long_chunk_is_named_and_left_out(tmp_path):
     chunks_path, rows = _chunks_file(tmp_path, n=10, size=60)
     long_row = dict(rows[3], id="LONG", text="x" * 500, embed_text="x" * 500, size=500)
+    long_row["end"] = long_row["start"] + 500  # rows are checked: end - start is the text length
     with open(chunks_path, "a", encoding="utf-8") as f:
         f.write(json.dumps(long_row) + "\n")
     with FakeOllama(context=200) as srv:

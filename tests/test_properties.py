@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import norishiro
 from invariants import check_chunks, tiktoken_count
-from norishiro.sizing import TiktokenSizer
+from norishiro.core.measure import TiktokenSizer
 
 PIECES = ["\r\n", "\n", "\n\n", " ", "。", "、", "「", "」", "（", "）", ". ", "? ", "！",
           "👨\u200d👩\u200d👧", "🇯🇵", "e\u0301", "\u0915\u094d\u0937", "שלום ", "مرحبا",
@@ -23,16 +23,17 @@ texts = st.lists(
 _o200k = TiktokenSizer("o200k_base")
 
 
-@given(texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "fixed"]))
-def test_char_invariants(text, size, overlap, strategy):
+@given(texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "sentences", "fixed"]),
+       st.booleans())
+def test_char_invariants(text, size, overlap, strategy, structure):
     overlap = min(overlap, size - 1)
-    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy)
+    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, structure=structure)
     check_chunks(text, chunks, size, len, overlap)
-    again = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy)
+    again = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, structure=structure)
     assert [(c.start, c.end, c.id) for c in again] == [(c.start, c.end, c.id) for c in chunks]
 
 
-@given(texts, st.integers(1, 40), st.integers(0, 20), st.sampled_from(["recursive", "fixed"]))
+@given(texts, st.integers(1, 40), st.integers(0, 20), st.sampled_from(["recursive", "sentences", "fixed"]))
 def test_token_invariants_o200k(text, size, overlap, strategy):
     overlap = min(overlap, size - 1)
     chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, unit="tokens",
@@ -56,7 +57,7 @@ def test_long_mixed(text, size):
 
 @given(texts)
 def test_fast_counter_equals_tiktoken(text):
-    from norishiro.tokenizers_offline import fast_tokenizer, get_encoding
+    from norishiro.core.tokenizers_offline import fast_tokenizer, get_encoding
 
     fast = fast_tokenizer("o200k_base")
     if fast is None:  # pragma: no cover - no native module on this platform
@@ -72,12 +73,12 @@ md_texts = st.lists(st.one_of(st.sampled_from(MD_PIECES), st.sampled_from(PIECES
                     max_size=50).map("".join)
 
 
-@given(md_texts, st.integers(30, 200), st.integers(0, 40), st.booleans(), st.sampled_from(["recursive", "fixed"]),
+@given(md_texts, st.integers(30, 200), st.integers(0, 40), st.booleans(), st.sampled_from(["recursive", "sentences", "fixed"]),
        st.sampled_from(["chars", "tokens"]))
 def test_structure_and_header_invariants(text, size, overlap, cross, strategy, unit):
     from hypothesis import assume
 
-    from norishiro.context import ContextHeaderError
+    from norishiro.errors import ContextHeaderError
 
     overlap = min(overlap, size - 1)
     doc = norishiro.Document(text, id="p", metadata={"patient_id": "P1"})
@@ -104,15 +105,15 @@ def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head,
     """A span's count from the whole-text index plus its two recounted ends is tiktoken's."""
     from unittest import mock
 
-    from norishiro import sizing
+    from norishiro.core import measure as sizing
 
-    index = TiktokenSizer(name).index(text)
+    index = TiktokenSizer(name).measure(text)
     count = tiktoken_count(name)
     with mock.patch.object(sizing, "_SHORT", short):  # 1: use cut-safe points in tiny spans
         for _ in range(5):
             a = data.draw(st.integers(0, len(text)))
             b = data.draw(st.integers(a, len(text)))
-            assert index.exact(a, b, head) == count(head + text[a:b])
+            assert index.count(a, b, head) == count(head + text[a:b])
 
 
 @pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
@@ -120,7 +121,7 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
     """Exhaustive where hypothesis is thin: every cut-safe rule meets every neighbour."""
     from unittest import mock
 
-    from norishiro import sizing
+    from norishiro.core import measure as sizing
 
     units = ["a", "Z", " ", "\n", "\r", "/", "'", "s", "。", "、", "漢", "あ", "\u0301", "1", ".",
              "\t", "\x1c", "\u3000", "ll", "「", ",", "\u2019", "\xa0", "\u0915\u094d"]
@@ -129,14 +130,14 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
     with mock.patch.object(sizing, "_SHORT", 1):
         for triple in itertools.product(units, repeat=3):
             text = "x " + "".join(triple) + " y"
-            index = sizer.index(text)
+            index = sizer.measure(text)
             for a, b in [(a, len(text)) for a in range(len(text))] + [(0, b) for b in range(1, len(text))]:
-                if index.exact(a, b) != count(text[a:b]):
+                if index.count(a, b) != count(text[a:b]):
                     wrong.append((text, a, b))
     assert not wrong, wrong[:5]
 
 
-@given(texts, st.integers(4, 60), st.integers(1, 30), st.sampled_from(["recursive", "fixed"]))
+@given(texts, st.integers(4, 60), st.integers(1, 30), st.sampled_from(["recursive", "sentences", "fixed"]))
 def test_token_overlap_stays_within_its_budget(text, size, overlap, strategy):
     overlap = min(overlap, size - 1)
     count = tiktoken_count("o200k_base")

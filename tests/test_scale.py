@@ -11,7 +11,8 @@ from click.testing import CliRunner
 import norishiro
 from clinical import SAMPLES, sample_paths
 from norishiro.cli import main
-from norishiro.scale import ChunkJob, chunk_rows, parallel_chunk_rows
+from norishiro import ChunkConfig
+from norishiro.scale import FileJob, chunk_rows, parallel_chunk_rows
 
 
 def test_workers_output_identical_to_serial(tmp_path):
@@ -26,11 +27,11 @@ def test_parallel_rows_keep_order_and_report_bad_files(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe")
     paths = [*sample_paths()[:3], bad, sample_paths()[3]]
-    got = list(parallel_chunk_rows(paths, ChunkJob(200), workers=2))
+    got = list(parallel_chunk_rows(paths, FileJob(ChunkConfig(200)), workers=2))
     assert [g[0] for g in got] == [str(p) for p in paths]
     assert got[3][1] is None and "byte 0" in got[3][2]
     doc = norishiro.load_document(paths[0])
-    assert got[0][1] == chunk_rows(doc, ChunkJob(200))
+    assert got[0][1] == chunk_rows(doc, ChunkConfig(200))
 
 
 def test_parquet_dataset_has_the_jsonl_columns(tmp_path):
@@ -88,17 +89,17 @@ def _with_timeout(fn, seconds=300):
 
 @pytest.mark.slow
 def test_ray_library_flat_map_and_embed_stage(ray_session):
-    from norishiro.scale import RayEmbedStage, ray_chunk_dataset
+    from norishiro.scale.ray import RayEmbedStage, ray_chunk_dataset
 
     ray = ray_session
-    job = ChunkJob(200)
+    job = FileJob(ChunkConfig(200))
     docs = [norishiro.load_document(p, doc_id=p.stem) for p in sample_paths()[:4]]
     ds = ray.data.from_items([{"text": d.text, "doc_id": d.id, "metadata": json.dumps(d.metadata)} for d in docs])
     chunks = ray_chunk_dataset(ds, job)
     embedded = chunks.map_batches(RayEmbedStage, fn_constructor_kwargs={"embedder": "hash"}, batch_size=16,
                                   concurrency=1, num_cpus=0.5)
     rows = _with_timeout(lambda: embedded.take_all())
-    expected = [r for d in docs for r in chunk_rows(d, job)]
+    expected = [r for d in docs for r in chunk_rows(d, job.config)]
     assert [(r["doc_id"], r["start"], r["end"], r["id"]) for r in rows] == \
            [(r["doc_id"], r["start"], r["end"], r["id"]) for r in expected]
     assert all(len(r["vector"]) == 512 for r in rows)

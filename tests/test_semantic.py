@@ -8,7 +8,7 @@ from invariants import check_chunks, tiktoken_count
 from norishiro.chunkers.semantic import SemanticTrace, breakpoints
 from norishiro.embed.cache import EmbeddingCache
 from norishiro.embed.hashing import HashEmbedder
-from norishiro.sizing import TiktokenSizer
+from norishiro.core.measure import TiktokenSizer
 from test_properties import texts
 
 HASH = HashEmbedder(256)
@@ -82,7 +82,7 @@ def test_disk_cache(tmp_path):
 
 
 def test_plot_html_and_png(tmp_path):
-    from norishiro.plot import similarity_plot
+    from norishiro.analysis.plot import similarity_plot
 
     tr = SemanticTrace()
     norishiro.chunk("あ。い。う。え。お。" * 5, size=20, strategy="semantic", semantic={"embedder": HASH, "trace": tr})

@@ -5,9 +5,9 @@ import pytest
 import norishiro
 from clinical import sample_paths
 from invariants import check_chunks, tiktoken_count
-from norishiro.plan import PlanError, plan
-from norishiro.sizing import get_sizer
-from norishiro.tokenizers_offline import _bundled_rank_file, get_encoding
+from norishiro.analysis.plan import PlanError, plan
+from norishiro.core.measure import get_sizer
+from norishiro.core.tokenizers_offline import _bundled_rank_file, get_encoding
 
 
 def test_offline_encodings_match_tiktoken_pinned_hashes():
@@ -83,13 +83,13 @@ def test_hf_tokenizer_json(tmp_path):
 
 
 def test_unknown_tokenizer_path_is_a_clear_error():
-    with pytest.raises(ValueError, match="not found"):
+    with pytest.raises(ValueError, match="no such file"):
         norishiro.chunk("x", size=5, unit="tokens", tokenizer="/no/such/tokenizer.json")
 
 
 @pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
 def test_character_starts_per_token_match_the_token_bytes(name):
-    from norishiro.sizing import _token_char_starts
+    from norishiro.core.measure import _token_char_starts
 
     enc, table = get_encoding(name), _token_char_starts(name)
     assert len(table) == len(enc._mergeable_ranks)  # every ordinary token, ids 0..n-1

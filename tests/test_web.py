@@ -55,6 +55,52 @@ def test_chunk_api_errors(client):
     assert client.post("/api/plan", json={"tokens": 10, "size": 5, "overlap": 5}).status_code == 400
 
 
+@pytest.mark.parametrize("body,field", [({"size": "12"}, "size"), ({"size": True}, "size"), ({"size": 3.9}, "size"),
+                                        ({"text": 5}, "text"), ({"unit": "bytes"}, "unit"),
+                                        ({"metadata": ["a"]}, "metadata")])
+def test_wrong_types_are_refused_with_the_field_named(client, body, field):
+    r = client.post("/api/chunk", json={"text": "abc", **body})
+    assert r.status_code == 400 and r.json()["field"] == field, r.json()
+
+
+def test_library_errors_name_fields_not_flags(client):
+    r = client.post("/api/chunk", json={"text": "x", "size": 10, "overlap": 10})
+    assert r.status_code == 400 and r.json()["field"] == "overlap" and "--" not in r.json()["error"]
+    r = client.post("/api/chunk", json={"text": "---\npatient_id: " + "P" * 400 + "\n---\n本文。", "size": 100,
+                                        "header_keys": "patient_id"})
+    assert r.status_code == 400 and r.json()["field"] == "header_keys" and "--" not in r.json()["error"]
+
+
+def test_the_page_answers_while_a_heavy_chunk_request_runs(server, monkeypatch):
+    """Chunking runs in a worker thread: GET / is answered while /api/chunk is busy."""
+    import urllib.request
+
+    from norishiro.web import app as webapp
+
+    started, release = threading.Event(), threading.Event()
+    real = webapp._chunk_page
+
+    def slow(d):
+        started.set()
+        release.wait(30)
+        return real(d)
+
+    monkeypatch.setattr(webapp, "_chunk_page", slow)
+    req = urllib.request.Request(server + "/api/chunk", data=json.dumps({"text": "abc"}).encode(),
+                                 headers={"Content-Type": "application/json"})
+    result = {}
+    th = threading.Thread(target=lambda: result.setdefault("r", urllib.request.urlopen(req, timeout=60).status))
+    th.start()
+    try:
+        assert started.wait(30)
+        with urllib.request.urlopen(server + "/", timeout=10) as r:  # blocks if the loop is busy
+            assert r.status == 200
+    finally:
+        release.set()
+        th.join(60)
+    assert result["r"] == 200
+
+
 def test_body_over_limit_is_413(client):
     big = "a" * (MAX_BODY + 10)
     r = client.post("/api/chunk", content=json.dumps({"text": big}).encode(),

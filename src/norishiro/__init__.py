@@ -1,10 +1,13 @@
 """norishiro: chunk documents for RAG without cutting the facts inside them apart."""
 from __future__ import annotations
 
-from .api import ChunkOptionsError, chunk, iter_chunks, segment
-from .boundaries import Level
+from .api import chunk, iter_chunks, segment
 from .chunk import Chunk
-from .document import Document, DocumentError, load_document
+from .config import ChunkConfig, SemanticConfig
+from .core.boundaries import Level
+from .document import Document, DocumentError
+from .loaders import load_document
+from .errors import ContextHeaderError, NorishiroError, OptionError
 
 __version__ = "0.1.0"
 
@@ -13,9 +16,13 @@ __all__ = [
     "iter_chunks",
     "segment",
     "Chunk",
+    "ChunkConfig",
+    "SemanticConfig",
     "Document",
     "DocumentError",
-    "ChunkOptionsError",
+    "OptionError",
+    "ContextHeaderError",
+    "NorishiroError",
     "Level",
     "load_document",
     "__version__",

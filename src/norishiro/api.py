@@ -1,35 +1,29 @@
-"""The library entry points: ``chunk`` and ``segment``."""
+"""The library entry points: ``chunk``, ``iter_chunks`` and ``segment``.
+
+One path for every caller: options become a :class:`ChunkConfig`; the structure provider
+gives sections and atoms (the same for a string and a document); each region is measured
+once and handed to the chunker that the registry names, with the context header counted
+in its budget.
+"""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence
-
 import bisect
+import os
+from typing import Any, Iterator, Mapping
 
-from .boundaries import Boundaries, Level, parse_level
 from .chunk import Chunk
-from .chunkers import STRATEGIES
-from .context import (DEFAULT_LABELS, Atom, ContextHeaderError, HeaderRenderer, Section, attach_bare_headings,
-                      find_atoms, find_sections)
+from .chunkers import Region, chunker_class
+from .config import ChunkConfig, SemanticConfig
+from .core.boundaries import Boundaries, Level, parse_level
+from .core.headers import HeaderRenderer
+from .core.measure import Sizer, get_sizer
+from .core.structure import LabelledText, PlainText, Section
 from .document import Document
-from .sizing import Sizer, get_sizer
+from .errors import ContextHeaderError, OptionError
 
-__all__ = ["chunk", "iter_chunks", "segment", "validate_options", "ChunkOptionsError", "ContextHeaderError"]
+__all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
 
-
-class ChunkOptionsError(ValueError):
-    """Options that cannot work (size <= 0, overlap >= size, unknown strategy ...)."""
-
-
-def validate_options(size: int, overlap: int, strategy: str) -> None:
-    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
-        raise ChunkOptionsError(f"size must be a positive whole number, got {size!r}")
-    if not isinstance(overlap, int) or isinstance(overlap, bool) or overlap < 0:
-        raise ChunkOptionsError(f"overlap must be a whole number >= 0, got {overlap!r}")
-    if overlap >= size:
-        raise ChunkOptionsError(
-            f"overlap ({overlap}) must be smaller than size ({size}); typical overlap is 10-20% of size")
-    if strategy not in STRATEGIES:
-        raise ChunkOptionsError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+_RUNTIME_SEMANTIC = ("cache", "trace")
 
 
 def _as_document(text_or_document: str | Document) -> Document:
@@ -40,135 +34,168 @@ def _as_document(text_or_document: str | Document) -> Document:
     raise TypeError(f"expected str or Document, got {type(text_or_document).__name__}")
 
 
-def iter_chunks(text_or_document: str | Document, *, size: int, overlap: int = 0,
-                strategy: str = "recursive", unit: str = "chars",
-                tokenizer: str | Callable[[str], int] | Sizer | None = None,
-                header_keys: Sequence[str] | None = None, header_template: str | None = None,
-                structure: bool | None = None, cross_sections: bool = False,
-                section_labels: Sequence[str] | None = None,
-                semantic: dict[str, Any] | None = None) -> Iterator[Chunk]:
+def resolve(config: ChunkConfig | None = None, **options: Any) -> tuple[ChunkConfig, Sizer, dict[str, Any]]:
+    """``(config, sizer, runtime)`` from a config and/or keyword options.
+
+    Keyword options override the config's fields. ``tokenizer`` may also be a callable or
+    a sizer object, and ``semantic`` a mapping that holds runtime objects (``embedder``
+    instance, ``cache``, ``trace``) beside the :class:`SemanticConfig` fields: those stay out
+    of the config (which must remain JSON-able) and come back in ``runtime``.
+    """
+    runtime: dict[str, Any] = {}
+    sizer: Sizer | None = None
+    tok = options.pop("tokenizer", None)
+    if tok is not None and not isinstance(tok, (str, os.PathLike)):
+        sizer = get_sizer(options.get("unit") or "tokens", tok)
+        options["unit"] = sizer.unit
+    elif tok is not None:
+        options["tokenizer"] = os.fspath(tok)
+    sem = options.get("semantic")
+    if isinstance(sem, Mapping):
+        sem = dict(sem)
+        for key in _RUNTIME_SEMANTIC:
+            if key in sem:
+                runtime[key] = sem.pop(key)
+        if "embedder" in sem and not isinstance(sem["embedder"], str):
+            runtime["embedder"] = sem.pop("embedder")
+        options["semantic"] = SemanticConfig(**sem)
+    for key in ("header_keys", "section_labels"):
+        if options.get(key) is None and key in options:
+            options[key] = ()
+    base = config if config is not None else ChunkConfig()
+    try:
+        config = base.replace(**options) if options else base
+    except TypeError as e:  # an unknown keyword
+        raise OptionError(str(e).split("'")[1] if "'" in str(e) else "options", options,
+                          "the fields of ChunkConfig") from None
+    if sizer is None:
+        sizer = get_sizer(config.unit, config.tokenizer)
+    return config, sizer, runtime
+
+
+def embedder_for(sem: SemanticConfig):
+    """The embedder a semantic configuration names (resolved here, not in the chunker)."""
+    from .embed import get_embedder
+
+    return get_embedder(sem.embedder, url=sem.ollama_url)
+
+
+def iter_chunks(text_or_document: str | Document, config: ChunkConfig | None = None, *,
+                embedder: Any = None, cache: Any = None, trace: Any = None, **options: Any) -> Iterator[Chunk]:
     """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output)."""
-    validate_options(size, overlap, strategy)
-    skw = dict(semantic or {}) if strategy == "semantic" else {}
     doc = _as_document(text_or_document)
-    sizer = get_sizer(unit, tokenizer)
-    renderer = HeaderRenderer(header_keys, header_template)
-    if structure is None:
-        structure = isinstance(text_or_document, Document) or renderer.active
+    config, sizer, runtime = resolve(config, **options)
+    for key, value in (("embedder", embedder), ("cache", cache), ("trace", trace)):
+        if value is not None:
+            runtime[key] = value
+    cls = chunker_class(config.strategy)
+    if cls.needs_embedder and runtime.get("embedder") is None:
+        runtime["embedder"] = embedder_for(config.semantic)
+    chunker = cls(config, **runtime)
+    renderer = HeaderRenderer(config.header_keys, config.header_template)
     text, meta = doc.text, doc.metadata
-    if not structure and not renderer.active:
-        spans = STRATEGIES[strategy](text, sizer, size, overlap, **skw)
-        for i, (s, e, n) in enumerate(spans):
+    if not config.structure and not renderer.active:
+        region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
+        for i, (s, e, n) in enumerate(chunker.spans(region)):
             yield Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
         return
-    labels = tuple(DEFAULT_LABELS) + tuple(section_labels or ())
-    sections = attach_bare_headings(find_sections(text, labels)) if structure else [Section(0, len(text), [])]
-    atoms = find_atoms(text) if structure else []
+    structure = LabelledText(config.section_labels) if config.structure else PlainText()
+    regions = _Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
     i = 0
-    for s, e, n, prefix, sec in _structured_spans(doc, sizer, size, overlap, strategy, sections, atoms,
-                                                  renderer, cross_sections, skw):
-        yield Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {},
-                    headings=list(sec.headings), section=sec.headings[-1] if sec.headings else None,
-                    embed_text=prefix + text[s:e])
-        i += 1
+    for region in regions:
+        for s, e, n in chunker.spans(region):
+            a, b = region.offset + s, region.offset + e
+            sec = regions.section_of(a)
+            yield Chunk(text[a:b], a, b, i, n, doc=doc, metadata=dict(meta) if meta else {},
+                        headings=list(sec.headings), section=sec.headings[-1] if sec.headings else None,
+                        embed_text=(region.prefix(s) if region.prefix else "") + text[a:b])
+            i += 1
 
 
-def _structured_spans(doc: Document, sizer: Sizer, size: int, overlap: int, strategy: str,
-                      sections: list[Section], atoms: list[Atom], renderer: HeaderRenderer,
-                      cross_sections: bool, strategy_kw: dict[str, Any]):
-    """Chunk section by section (or across sections), with the context header and a
-    repeated table header counted in every chunk's budget."""
-    text = doc.text
-    starts = [x.start for x in sections]
-    tables = [x for x in atoms if x.kind == "table" and x.header]
-    t_starts = [x.body_start for x in tables]
+class _Regions:
+    """The regions of one document (a section each, or the whole text), with the context
+    header and a repeated table header counted in every chunk's budget."""
 
-    def section_of(pos: int) -> Section:
-        return sections[max(0, bisect.bisect_right(starts, pos) - 1)]
+    def __init__(self, doc: Document, config: ChunkConfig, sizer: Sizer, structure, renderer: HeaderRenderer,
+                 whole: bool):
+        self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
+        text = doc.text
+        self.sections = structure.sections(text)
+        self.atoms = structure.atoms(text)
+        self.starts = [x.start for x in self.sections]
+        self.tables = [x for x in self.atoms if x.kind == "table" and x.header]
+        self.t_starts = [x.body_start for x in self.tables]
+        self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
+        self._room: dict[tuple[str, str], bool] = {}
 
-    def header_at(pos: int) -> str:
-        return renderer.render(doc.metadata, section_of(pos).headings)
+    def section_of(self, pos: int) -> Section:
+        return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
 
-    def table_header_at(pos: int) -> str:
-        k = bisect.bisect_right(t_starts, pos) - 1
-        if k >= 0 and tables[k].body_start <= pos < tables[k].end:
-            return tables[k].header
-        return ""
+    def header_at(self, pos: int) -> str:
+        return self.renderer.render(self.doc.metadata, self.section_of(pos).headings)
 
-    room = {}
-
-    def prefix_at(pos: int) -> str:
-        head = header_at(pos)
-        th = table_header_at(pos)
-        if th:
+    def prefix_at(self, pos: int) -> str:
+        head = self.header_at(pos)
+        k = bisect.bisect_right(self.t_starts, pos) - 1
+        if k >= 0 and self.tables[k].body_start <= pos < self.tables[k].end:
+            th = self.tables[k].header
             key = (head, th)
-            if key not in room:  # repeat the table header only when half the budget is left
-                room[key] = sizer.count(head + th) <= size // 2
-            if room[key]:
+            if key not in self._room:  # repeat the table header only when half the budget is left
+                self._room[key] = self.sizer.count(head + th) <= self.config.size // 2
+            if self._room[key]:
                 return head + th
         return head
 
-    # fixed windows are seed 000's model: they run over the whole text, sections or not
-    whole = cross_sections or strategy == "fixed"
-    regions = [(0, len(text), sections)] if whole else [(x.start, x.end, [x]) for x in sections]
-    atom_starts = [x.start for x in atoms]  # sorted and disjoint (find_atoms)
-    checked: set[str] = set()
-    for a, b, secs in regions:
-        head = header_at(a)
-        if head and head not in checked:
-            checked.add(head)
-            h = sizer.count(head)
-            if h > size * 3 // 4:
-                keys = ", ".join(renderer.keys) or "the template"
-                raise ContextHeaderError(
-                    f"{doc.id}: the context header takes {h} of {size} {sizer.unit} ({head.strip()!r}, "
-                    f"keys: {keys}), leaving too little room for text; drop keys with --header-keys, "
-                    "shorten --header-template, or raise --size")
-        local_prefix = (lambda p, a=a: prefix_at(a + p)) if (renderer.active or tables) else None
-        kw = {"prefix": local_prefix, **strategy_kw}
-        if strategy != "fixed":
-            inside = atoms[bisect.bisect_left(atom_starts, a):bisect.bisect_left(atom_starts, b)]
-            kw["atoms"] = [(x.start - a, x.end - a) for x in inside if x.end <= b]
-        if strategy == "recursive":
-            kw["heads"] = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
-        if strategy == "semantic":
-            kw["offset"] = a
-        for s, e, n in STRATEGIES[strategy](text[a:b], sizer, size, overlap, **kw):
-            yield a + s, a + e, n, local_prefix(s) if local_prefix else "", section_of(a + s)
+    def _check_header(self, head: str, checked: set[str]) -> None:
+        if not head or head in checked:
+            return
+        checked.add(head)
+        h = self.sizer.count(head)
+        if h > self.config.size * 3 // 4:
+            raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit,
+                                     list(self.renderer.keys))
+
+    def __iter__(self) -> Iterator[Region]:
+        text, cfg = self.doc.text, self.config
+        spans = [(0, len(text), self.sections)] if self.whole else [(x.start, x.end, [x]) for x in self.sections]
+        checked: set[str] = set()
+        dynamic = self.renderer.active or bool(self.tables)
+        for a, b, secs in spans:
+            self._check_header(self.header_at(a), checked)
+            inside = self.atoms[bisect.bisect_left(self.atom_starts, a):bisect.bisect_left(self.atom_starts, b)]
+            piece = text[a:b]
+            yield Region(piece, a, self.sizer, self.sizer.measure(piece), cfg.size, cfg.overlap,
+                         prefix=(lambda p, a=a: self.prefix_at(a + p)) if dynamic else None,
+                         atoms=[(x.start - a, x.end - a) for x in inside if x.end <= b],
+                         heads=[(x.start - a, x.body - a) for x in secs if x.body > x.start])
 
 
-def chunk(text_or_document: str | Document, *, size: int, overlap: int = 0,
-          strategy: str = "recursive", unit: str = "chars",
-          tokenizer: str | Callable[[str], int] | Sizer | None = None,
-          header_keys: Sequence[str] | None = None, header_template: str | None = None,
-          structure: bool | None = None, cross_sections: bool = False,
-          section_labels: Sequence[str] | None = None, semantic: dict[str, Any] | None = None) -> list[Chunk]:
+def chunk(text_or_document: str | Document, config: ChunkConfig | None = None, *,
+          embedder: Any = None, cache: Any = None, trace: Any = None, **options: Any) -> list[Chunk]:
     """Split a text or :class:`Document` into chunks of at most ``size`` units.
 
-    ``strategy``: ``recursive`` (largest boundary that fits: paragraph > line > sentence >
-    clause > word > grapheme) or ``fixed`` (windows advancing by ``size - overlap``).
+    Pass a :class:`ChunkConfig`, keyword options (its fields), or both (keywords win):
+    ``size``, ``overlap``; ``strategy``: ``recursive`` (largest boundary that fits:
+    paragraph > line > sentence > clause > word > grapheme), ``sentences`` (as many whole
+    sentences as fit), ``fixed`` (windows advancing by ``size - overlap``) or ``semantic``;
     ``unit``: ``chars`` or ``tokens``; ``tokenizer``: ``o200k_base`` (default for tokens),
-    ``cl100k_base``, a path to a Hugging Face ``tokenizer.json``, or a ``str -> int`` callable.
-    Offsets are exact: ``doc.text[c.start:c.end] == c.text``.
+    ``cl100k_base``, a ``tokenizer.json`` path, or a ``str -> int`` callable. Offsets are
+    exact: ``doc.text[c.start:c.end] == c.text``.
 
-    Structure (``structure``, default on for a :class:`Document`, off for a plain string):
-    sections from Markdown headings and labels (【所見】, ■主訴, 所見：, S：...) are not
-    crossed unless ``cross_sections``; code blocks, tables and a list with its lead-in line
-    stay whole when they fit, and a table split by rows repeats its header in
-    ``embed_text``. ``header_keys`` (e.g. ``["patient_id", "date", "section"]``) or
-    ``header_template`` put a context header in front of each chunk's ``embed_text``;
-    ``size`` always counts header plus text.
+    Structure (``structure``, on by default for strings and documents alike): sections from
+    Markdown headings and labels (【所見】, ■主訴, 所見：, S：...) are not crossed unless
+    ``cross_sections``; code blocks, tables and a list with its lead-in line stay whole when
+    they fit, and a table split by rows repeats its header in ``embed_text``.
+    ``structure=False`` treats the text as plain (and is the fastest path).
+    ``header_keys`` (e.g. ``["patient_id", "date", "section"]``) or ``header_template`` put a
+    context header in front of each chunk's ``embed_text``; ``size`` counts header plus text.
 
-    ``semantic`` (with ``strategy="semantic"``): ``embedder`` (an Embedder; default the
-    local model), ``method`` (percentile, stdev, interquartile, gradient, threshold),
-    ``param``, ``window`` (neighbours embedded with each sentence), ``min_size``,
-    ``cache`` (an EmbeddingCache), ``trace`` (a SemanticTrace to fill, for plots).
+    ``semantic`` (with ``strategy="semantic"``): a :class:`SemanticConfig` or a mapping of
+    its fields (``embedder``, ``method``, ``param``, ``window``, ``min_size``), which may
+    also hold an embedder instance, a ``cache`` and a ``trace`` to fill; ``embedder=``,
+    ``cache=`` (an embedding cache) and ``trace=`` (a ``SemanticTrace``) give them directly.
     """
-    return list(iter_chunks(text_or_document, size=size, overlap=overlap, strategy=strategy,
-                            unit=unit, tokenizer=tokenizer, header_keys=header_keys,
-                            header_template=header_template, structure=structure,
-                            cross_sections=cross_sections, section_labels=section_labels,
-                            semantic=semantic))
+    return list(iter_chunks(text_or_document, config, embedder=embedder, cache=cache, trace=trace, **options))
 
 
 def segment(text_or_document: str | Document, level: str | Level = "sentence") -> list[dict[str, Any]]:

@@ -1,17 +1,42 @@
-"""Chunkers: each turns one document's text into spans within a budget.
+"""Chunkers and their registry: a strategy name -> a class that makes spans of a region.
 
-A new chunker is one module plus one line in ``STRATEGIES``.
+A new chunker is one module plus one line in ``CHUNKERS`` (or a call to :func:`register`
+from outside the package). Nothing else in norishiro branches on a strategy's name.
 """
 from __future__ import annotations
 
-from .fixed import fixed_spans
-from .recursive import recursive_spans
-from .semantic import semantic_spans
+from typing import Any
 
-STRATEGIES = {
-    "recursive": recursive_spans,
-    "fixed": fixed_spans,
-    "semantic": semantic_spans,
+from .base import Chunker, Region, Span
+from .fixed import FixedWindows
+from .recursive import RecursiveChunker
+from .semantic import SemanticChunker
+from .sentences import SentenceChunker
+
+CHUNKERS: dict[str, type] = {
+    "recursive": RecursiveChunker,
+    "fixed": FixedWindows,
+    "semantic": SemanticChunker,
+    "sentences": SentenceChunker,
 }
 
-__all__ = ["STRATEGIES", "fixed_spans", "recursive_spans", "semantic_spans"]
+__all__ = ["CHUNKERS", "Chunker", "Region", "Span", "chunker_names", "chunker_class", "make_chunker", "register"]
+
+
+def register(name: str, cls: type) -> None:
+    """Add a chunker class under ``name`` (it then works with every front end)."""
+    CHUNKERS[name] = cls
+
+
+def chunker_names() -> tuple[str, ...]:
+    return tuple(CHUNKERS)
+
+
+def chunker_class(name: str) -> type:
+    return CHUNKERS[name]
+
+
+def make_chunker(config: Any, **runtime: Any) -> Chunker:
+    """The chunker for ``config.strategy``, with runtime objects (``embedder``, ``cache``,
+    ``trace``) that only some chunkers use."""
+    return CHUNKERS[config.strategy](config, **runtime)

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..boundaries import Boundaries, Level
-from ..sizing import Sizer
-from .packer import Packer, Span
+from ..core.boundaries import Level
+from ..core.packer import Packer
+from .base import Region, Span
 
 
-def recursive_spans(text: str, sizer: Sizer, size: int, overlap: int = 0,
-                    boundaries: Boundaries | None = None, **packer_kw) -> Iterator[Span]:
-    """``packer_kw``: ``prefix`` (text counted in front of each chunk) and ``atoms``
-    (spans kept whole when they fit), see :class:`Packer`."""
-    return Packer(text, sizer, size, overlap, end_levels=tuple(Level),
-                  overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD),
-                  boundaries=boundaries, **packer_kw).spans()
+class RecursiveChunker:
+    sectioned = True
+    needs_embedder = False
+
+    def __init__(self, config=None, **_runtime):
+        self.config = config
+
+    def spans(self, region: Region) -> Iterator[Span]:
+        return Packer(region.text, region.measure, region.size, region.overlap, end_levels=tuple(Level),
+                      overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD), prefix=region.prefix,
+                      atoms=region.atoms, heads=region.heads).spans()

@@ -4,7 +4,7 @@ Sentences come from the core boundaries; each is embedded (optionally together w
 neighbours, which smooths very short sentences), the cosine similarity of each neighbouring
 pair is measured, and breakpoints are chosen by a statistical rule or a threshold. Unlike
 peers' semantic chunkers, the size limit is hard: a group over the budget is split by the
-recursive chunker (sentence level and below), and every chunk is counted exactly. Groups
+recursive chunker (sentence level and below, keeping tables and lists whole), and every chunk is counted exactly. Groups
 below a minimum size are merged into their more similar neighbour when the merge fits.
 """
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from ..boundaries import Boundaries, Level
-from ..sizing import Sizer
-from .packer import Packer, Span
+from ..config import BREAKPOINT_METHODS as METHODS
+from ..core.boundaries import Boundaries, Level
+from ..core.packer import Packer
+from .base import Region, Span
 
-METHODS = ("percentile", "stdev", "interquartile", "gradient", "threshold")
 DEFAULT_PARAM = {"percentile": 90.0, "stdev": 1.5, "interquartile": 1.5, "gradient": 90.0, "threshold": 0.6}
 
 
@@ -64,17 +64,35 @@ def breakpoints(sims: Sequence[float], method: str = "percentile", param: float 
     return [i for i, x in enumerate(d) if x > cut], 1.0 - cut
 
 
-def semantic_spans(text: str, sizer: Sizer, size: int, overlap: int = 0, *, embedder=None,
-                   method: str = "percentile", param: float | None = None, window: int = 0,
-                   min_size: int | None = None, cache=None, trace: SemanticTrace | None = None,
-                   boundaries: Boundaries | None = None, prefix=None, atoms=(), offset: int = 0) -> Iterator[Span]:
-    """``offset``: where ``text`` starts in its document (a section), for the trace only."""
-    if embedder is None:
-        from ..embed import get_embedder
+class SemanticChunker:
+    """Cuts where neighbouring sentences stop being similar; options in
+    ``config.semantic`` (a :class:`~norishiro.config.SemanticConfig`). Runtime objects:
+    ``embedder`` (required), ``cache`` (an embedding cache with ``embed(embedder, texts)``),
+    ``trace`` (a :class:`SemanticTrace` to fill, for plots)."""
 
-        embedder = get_embedder("local")
-    bnd = boundaries or Boundaries(text)
-    packer = Packer(text, sizer, size, overlap, boundaries=bnd, prefix=prefix, atoms=atoms)
+    sectioned = True
+    needs_embedder = True
+
+    def __init__(self, config, *, embedder=None, cache=None, trace: SemanticTrace | None = None, **_runtime):
+        if embedder is None:
+            raise TypeError("the semantic chunker needs an embedder")
+        self.config = config
+        self.embedder = embedder
+        self.cache = cache
+        self.trace = trace if trace is not None else SemanticTrace()
+
+    def spans(self, region: Region) -> Iterator[Span]:
+        opts = self.config.semantic
+        return semantic_spans(region, self.embedder, method=opts.method, param=opts.param, window=opts.window,
+                              min_size=opts.min_size, cache=self.cache, trace=self.trace)
+
+
+def semantic_spans(region: Region, embedder, *, method: str = "percentile", param: float | None = None,
+                   window: int = 0, min_size: int | None = None, cache=None,
+                   trace: SemanticTrace | None = None) -> Iterator[Span]:
+    text, size, overlap, prefix, offset = region.text, region.size, region.overlap, region.prefix, region.offset
+    bnd = Boundaries(text)
+    packer = Packer(text, region.measure, size, overlap, boundaries=bnd, prefix=prefix, atoms=region.atoms)
     sents = _glue_headings(text, list(bnd.units(Level.SENTENCE)))
     if not sents:
         return
@@ -106,13 +124,17 @@ def semantic_spans(text: str, sizer: Sizer, size: int, overlap: int = 0, *, embe
     # 3. merge small groups into the more similar neighbour when the merge fits
     floor = min_size if min_size is not None else max(1, size // 8)
     spans = _merge_small(spans, sents, sims, floor, packer)
-    # 4. split what is over the budget with the recursive chunker, exactly
+    # 4. split what is over the budget as the recursive chunker would, exactly, keeping
+    # atoms and headings inside the group whole
     ends: list[int] = []
     for a, b in spans:
         if packer.fits(a, b, size):
             ends.append(b)
             continue
-        sub = Packer(text[a:b], sizer, size, 0, prefix=(lambda p, a=a: prefix(a + p)) if prefix else None)
+        sub_text = text[a:b]
+        sub = Packer(sub_text, region.sizer.measure(sub_text), size, 0,
+                     prefix=(lambda p, a=a: prefix(a + p)) if prefix else None,
+                     atoms=_inside(region.atoms, a, b), heads=_inside(region.heads, a, b))
         ends += [a + e for _, e, _ in sub.spans()]
     trace.cuts += [offset + e for e in ends]
     # 5. overlap: repeat the last whole units of the previous chunk where they fit
@@ -126,6 +148,11 @@ def semantic_spans(text: str, sizer: Sizer, size: int, overlap: int = 0, *, embe
                     break
         yield s, e, packer.count(s, e)
         prev_s, prev_e = s, e
+
+
+def _inside(spans: Sequence[tuple[int, int]], a: int, b: int) -> list[tuple[int, int]]:
+    """The spans that lie within ``a..b``, in its coordinates."""
+    return [(x - a, y - a) for x, y in spans if a <= x and y <= b]
 
 
 _TERMINATORS = tuple("。．.!?！？」）)")

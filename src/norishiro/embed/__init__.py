@@ -11,6 +11,8 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from ..errors import OptionError
+
 __all__ = ["Embedder", "get_embedder", "EMBEDDERS"]
 
 
@@ -45,4 +47,4 @@ def get_embedder(spec: str = "local", *, url: str | None = None, **kw) -> Embedd
         from .ollama import OllamaEmbedder
 
         return OllamaEmbedder(spec.split(":", 1)[1], url=url, **kw)
-    raise ValueError(f"unknown embedder {spec!r}; choose local, hash or ollama:MODEL (e.g. ollama:bge-m3)")
+    raise OptionError("embedder", spec, "local, hash, hash:DIM or ollama:MODEL (e.g. ollama:bge-m3)")

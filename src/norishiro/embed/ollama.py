@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..export import DEFAULT_OLLAMA_URL
+from ..config import DEFAULT_OLLAMA_URL
 
 __all__ = [
     "OllamaError",
@@ -46,6 +46,18 @@ KNOWN_CONTEXT = {
 def context_length(model: str) -> int | None:
     """Known context window for ``model`` (``name`` or ``name:tag``), or None."""
     return KNOWN_CONTEXT.get(model.split(":", 1)[0].split("/")[-1])
+
+
+def risky_inputs(texts: Sequence[str], model: str, context: int | None = None) -> tuple[int | None, list[tuple[int, int]]]:
+    """``(context, [(index, tokens), ...])``: the texts that may not fit ``model``'s context
+    window (over 90% of it in o200k tokens, which only approximates the model's own count)."""
+    from ..core.measure import TiktokenSizer
+
+    context = context or context_length(model)
+    if not context or not texts:
+        return context, []
+    est = TiktokenSizer("o200k_base")
+    return context, [(i, n) for i, n in ((i, est.count(t)) for i, t in enumerate(texts)) if n > 0.9 * context]
 
 
 class OllamaError(RuntimeError):

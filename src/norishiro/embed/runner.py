@@ -47,20 +47,15 @@ class EmbedJob:
 
 
 def read_chunk_rows(path: str | os.PathLike) -> list[EmbedJob]:
-    """Chunks from a JSONL file (``id`` and ``embed_text`` or ``text``), duplicates dropped."""
-    from ..jsonl import iter_jsonl
+    """What to embed from a chunks JSONL file: each row's ``embed_text`` under its id
+    (rows repeated with the same id are embedded once)."""
+    from ..rows import read_chunk_rows as rows
 
     jobs, seen = [], set()
-    for line_no, d in iter_jsonl(path):
-        try:
-            cid = str(d["id"])
-            text = d.get("embed_text") or d["text"]
-        except (KeyError, TypeError) as e:
-            raise ValueError(f"{path}: line {line_no}: not a chunk row ({e}); "
-                             "each line needs id and text (norishiro chunk writes them)") from None
-        if cid not in seen:
-            seen.add(cid)
-            jobs.append(EmbedJob(cid, text, d.get("size")))
+    for _line, c in rows(path):
+        if c.id not in seen:
+            seen.add(c.id)
+            jobs.append(EmbedJob(c.id, c.embed_text, c.size))
     return jobs
 
 
@@ -102,9 +97,9 @@ class VectorStore:
         if self.kind == "npy":
             ids = self.out.with_name(self.out.stem + ".ids.txt")
             return ids.read_text(encoding="utf-8").split("\n")[:-1] if ids.exists() else []
-        import pyarrow.parquet as pq
+        from ..writers.parquet import read_vectors_parquet
 
-        return [str(x) for x in pq.read_table(self.out, columns=["id"]).column("id").to_pylist()]
+        return read_vectors_parquet(self.out, ids_only=True)[0]
 
     def append(self, ids: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
         with open(self.log, "a", encoding="utf-8") as f:
@@ -131,21 +126,18 @@ class VectorStore:
             self.out.with_name(self.out.stem + ".ids.txt").write_text(
                 "".join(i + "\n" for i in ids), encoding="utf-8")
         else:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
+            from ..writers.parquet import write_vectors_parquet
 
-            table = pa.table({"id": ids, "vector": [rows[i] for i in ids]})
-            pq.write_table(table, self.out)
+            write_vectors_parquet(self.out, ids, [rows[i] for i in ids])
         self.log.unlink()
 
     def _read_final(self) -> dict[str, list[float]]:
         if self.kind == "npy":
             arr = np.load(self.out)
             return dict(zip(self._final_ids(), arr.tolist()))
-        import pyarrow.parquet as pq
+        from ..writers.parquet import read_vectors_parquet
 
-        t = pq.read_table(self.out)
-        return dict(zip((str(x) for x in t.column("id").to_pylist()), t.column("vector").to_pylist()))
+        return dict(zip(*read_vectors_parquet(self.out)))
 
 
 def run_embedding(jobs: Sequence[EmbedJob], embed_batch: Callable[[list[str]], Sequence[Sequence[float]]],

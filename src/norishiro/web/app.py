@@ -1,26 +1,31 @@
-"""A local web page to chunk, inspect, plan and export (seeds 000 and 002).
+"""A local web page to chunk, inspect, plan and export.
 
+Request bodies are validated models (wrong types are refused with the field named), and
+chunking runs in a worker thread so that the page stays responsive during a heavy request.
 Privacy by construction: the page loads nothing from elsewhere (no CDN, fonts or scripts
 from other hosts), a Content-Security-Policy forbids outside connections, the server binds
 to localhost by default, and no request body is ever logged.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Optional, Union
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware.base import BaseHTTPMiddleware
 
-from ..api import ChunkOptionsError, chunk
-from ..context import ContextHeaderError
+from ..analysis.lint import lint_chunks
+from ..analysis.plan import PlanError, plan
+from ..api import chunk
+from ..chunkers import chunker_class
+from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL, ChunkConfig
+from ..core.measure import get_sizer
 from ..document import Document
-from ..export import curl_command, ollama_body_json
-from ..lint import lint_chunks
-from ..plan import PlanError, plan
-from ..sizing import get_sizer
+from ..errors import ContextHeaderError, NorishiroError, OptionError
+from ..writers.ollama import curl_command, ollama_body_json
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 20 * 1024 * 1024
@@ -54,46 +59,112 @@ def _secure(response):
     return response
 
 
-def _bad(msg: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": msg}, status_code=status)
-
-
-async def _json(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise _TooBig()
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError) as e:
-        raise _BadInput(f"request is not JSON: {e}") from None
-    if not isinstance(data, dict):
-        raise _BadInput("request must be a JSON object")
-    return data
-
-
-class _BadInput(ValueError):
-    pass
+def _bad(msg: str, status: int = 400, field: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": msg, **({"field": field} if field else {})}, status_code=status)
 
 
 class _TooBig(ValueError):
     pass
 
 
-def _int(data: dict, key: str, default: int) -> int:
-    v = data.get(key, default)
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class ChunkRequest(_Strict):
+    """What the page sends to /api/chunk (wrong types are refused, never coerced)."""
+
+    text: str = ""
+    size: int = Field(300, ge=1, le=1_000_000)
+    overlap: int = Field(0, ge=0)
+    unit: Literal["chars", "tokens"] = "chars"
+    tokenizer: Optional[Literal["o200k_base", "cl100k_base"]] = None
+    strategy: str = "recursive"
+    header_keys: str = ""
+    metadata: dict[str, Union[str, int, float, bool, None]] = {}
+    front_matter: bool = True
+    model: str = DEFAULT_MODEL
+    ollama_url: str = DEFAULT_OLLAMA_URL
+    truncate: bool = False
+
+
+class CountRequest(_Strict):
+    text: str = ""
+    tokenizer: Literal["o200k_base", "cl100k_base", "chars"] = "o200k_base"
+
+
+class PlanRequest(_Strict):
+    tokens: int = Field(0, ge=0)
+    size: int = Field(512, ge=1)
+    overlap: int = Field(0, ge=0)
+
+
+async def _body(request: Request, model: type[BaseModel]) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise _TooBig()
     try:
-        return int(v)
-    except (TypeError, ValueError):
-        raise _BadInput(f"{key} must be a whole number, got {v!r}") from None
+        return model.model_validate_json(raw or b"{}")
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(x) for x in err.get("loc", ())) or None
+        raise _FieldError(f"{field}: {err.get('msg')}" if field else str(err.get("msg")), field) from None
+
+
+class _FieldError(ValueError):
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def _option_error(e: NorishiroError) -> _FieldError:
+    """A library error as a message about the page's fields."""
+    if isinstance(e, OptionError):
+        label = _FIELD_LABELS.get(e.option, e.option)
+        return _FieldError(e.describe(label), e.option)
+    if isinstance(e, ContextHeaderError):
+        return _FieldError(e.describe({"header_keys": "the header keys", "header_template": "the header",
+                                       "size": "the size"}), "header_keys")
+    return _FieldError(str(e))
+
+
+_FIELD_LABELS = {"size": "size", "overlap": "overlap", "strategy": "strategy", "unit": "unit",
+                 "tokenizer": "unit", "header_keys": "header keys"}
+
+
+def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
+    """The work of /api/chunk (CPU-bound: runs in a worker thread)."""
+    tokenizer = d.tokenizer or ("o200k_base" if d.unit == "tokens" else None)
+    meta = {str(k): str(v) for k, v in d.metadata.items()}
+    try:
+        config = ChunkConfig(size=d.size, overlap=d.overlap, strategy=d.strategy, unit=d.unit, tokenizer=tokenizer,
+                             header_keys=d.header_keys, structure=True)
+        doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter)
+        embedder = _hash_embedder() if chunker_class(config.strategy).needs_embedder else None
+        chunks = chunk(doc, config, embedder=embedder)
+    except NorishiroError as e:
+        raise _option_error(e) from None
+    report = lint_chunks(doc.text, chunks, doc_id="page", size=d.size)
+    inputs = [c.embed_text for c in chunks]
+    return {
+        "offset_base": len(d.text) - len(doc.text),  # front matter removed before offsets
+        "summary": {"chunks": len(chunks), "longest": max((c.size for c in chunks), default=0),
+                    "unit": config.unit, "over_budget": sum(c.size > d.size for c in chunks)},
+        "chunks": [{"index": c.index, "start": c.start, "end": c.end, "size": c.size, "text": c.text,
+                    "embed_text": c.embed_text, "section": c.section} for c in chunks],
+        "lint": {"summary": report.summary(), "findings": [f.to_dict() for f in report.findings]},
+        "ollama_body": ollama_body_json(inputs, d.model, d.truncate),
+        "curl": curl_command(inputs, d.model, d.truncate, d.ollama_url),
+    }
 
 
 def create_app() -> FastAPI:
     app = FastAPI(title="norishiro", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(_Guard)
 
-    @app.exception_handler(_BadInput)
-    async def _bad_input(_req, exc):
-        return _bad(str(exc))
+    @app.exception_handler(_FieldError)
+    async def _field_error(_req, exc):
+        return _bad(str(exc), field=exc.field)
 
     @app.exception_handler(_TooBig)
     async def _too_big(_req, exc):
@@ -113,64 +184,24 @@ def create_app() -> FastAPI:
 
     @app.post("/api/chunk")
     async def api_chunk(request: Request):
-        d = await _json(request)
-        text = d.get("text", "")
-        if not isinstance(text, str):
-            raise _BadInput("text must be a string")
-        size, overlap = _int(d, "size", 300), _int(d, "overlap", 0)
-        unit = d.get("unit", "chars")
-        tokenizer = d.get("tokenizer") or None
-        if unit == "tokens" and not tokenizer:
-            tokenizer = "o200k_base"
-        if tokenizer not in (None, "o200k_base", "cl100k_base"):
-            raise _BadInput("tokenizer must be o200k_base or cl100k_base in the web page")
-        strategy = d.get("strategy", "recursive")
-        keys = [k.strip() for k in str(d.get("header_keys") or "").split(",") if k.strip()]
-        meta = d.get("metadata") or {}
-        if not isinstance(meta, dict):
-            raise _BadInput("metadata must be an object of key: value")
-        semantic = {"embedder": _hash_embedder()} if strategy == "semantic" else None
-        doc = Document.from_text(text, id="page", metadata={str(k): str(v) for k, v in meta.items()},
-                                 front_matter=bool(d.get("front_matter", True)))
-        try:
-            chunks = chunk(doc, size=size, overlap=overlap, strategy=strategy, unit=unit, tokenizer=tokenizer,
-                           header_keys=keys or None, structure=True, semantic=semantic)
-        except (ChunkOptionsError, ContextHeaderError, ValueError) as e:
-            raise _BadInput(str(e)) from None
-        model = str(d.get("model") or "embeddinggemma")
-        url = str(d.get("ollama_url") or "http://localhost:11434")
-        truncate = bool(d.get("truncate", False))
-        report = lint_chunks(doc.text, chunks, doc_id="page", size=size)
-        inputs = [c.embed_text for c in chunks]
-        return {
-            "offset_base": len(text) - len(doc.text),  # front matter removed before offsets
-            "summary": {"chunks": len(chunks), "longest": max((c.size for c in chunks), default=0),
-                        "unit": "tokens" if unit == "tokens" else "chars",
-                        "over_budget": sum(c.size > size for c in chunks)},
-            "chunks": [{"index": c.index, "start": c.start, "end": c.end, "size": c.size, "text": c.text,
-                        "embed_text": c.embed_text, "section": c.section} for c in chunks],
-            "lint": {"summary": report.summary(), "findings": [f.to_dict() for f in report.findings]},
-            "ollama_body": ollama_body_json(inputs, model, truncate),
-            "curl": curl_command(inputs, model, truncate, url),
-        }
+        d = await _body(request, ChunkRequest)
+        return await run_in_threadpool(_chunk_page, d)
 
     @app.post("/api/count")
     async def api_count(request: Request):
-        d = await _json(request)
-        text = d.get("text", "")
-        tok = d.get("tokenizer") or "o200k_base"
-        if tok not in ("o200k_base", "cl100k_base", "chars"):
-            raise _BadInput("tokenizer must be o200k_base, cl100k_base or chars")
-        n = len(text) if tok == "chars" else get_sizer("tokens", tok).count(text)
-        return {"tokens": n, "tokenizer": tok}
+        d = await _body(request, CountRequest)
+        if d.tokenizer == "chars":
+            return {"tokens": len(d.text), "tokenizer": d.tokenizer}
+        n = await run_in_threadpool(get_sizer("tokens", d.tokenizer).count, d.text)
+        return {"tokens": n, "tokenizer": d.tokenizer}
 
     @app.post("/api/plan")
     async def api_plan(request: Request):
-        d = await _json(request)
+        d = await _body(request, PlanRequest)
         try:
-            p = plan(_int(d, "tokens", 0), _int(d, "size", 512), _int(d, "overlap", 0))
+            p = plan(d.tokens, d.size, d.overlap)
         except PlanError as e:
-            raise _BadInput(str(e)) from None
+            raise _FieldError(str(e)) from None
         return p.to_dict()
 
     return app

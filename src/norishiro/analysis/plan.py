@@ -11,10 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-__all__ = ["PlanError", "Plan", "plan", "store_bytes"]
+from ..errors import NorishiroError
+
+__all__ = ["PlanError", "Plan", "plan", "plan_documents", "store_bytes"]
 
 
-class PlanError(ValueError):
+class PlanError(NorishiroError, ValueError):
     pass
 
 
@@ -69,3 +71,42 @@ def plan(tokens: int, size: int, overlap: int = 0, *, price_per_million: float |
     cost = None if price_per_million is None else upper * price_per_million / 1_000_000
     sb = None if dims is None else store_bytes(n, dims, bytes_per_value, index_overhead)
     return Plan(tokens, size, overlap, stride, n, upper, exact, ratio(upper), ratio(exact), cost, sb)
+
+
+def plan_documents(docs, config, *, price_per_million: float | None = None, dims: int | None = None,
+                   bytes_per_value: float = 4, index_overhead: float = 0.0) -> dict:
+    """The estimate beside what the chunker really does, per document and in total.
+
+    ``docs``: documents; ``config``: a :class:`~norishiro.config.ChunkConfig` (its unit and
+    tokenizer count T). Returns the JSON-able report ``norishiro plan`` prints.
+    """
+    from ..api import iter_chunks, resolve
+
+    config, sizer, _ = resolve(config)
+    kw = dict(price_per_million=price_per_million, dims=dims, bytes_per_value=bytes_per_value,
+              index_overhead=index_overhead)
+    plan(1, config.size, config.overlap, **kw)  # validate before any work
+    rows = []
+    for doc in docs:
+        tokens = sizer.count(doc.text)
+        est = plan(tokens, config.size, config.overlap, **kw)
+        chunks = list(iter_chunks(doc, config, tokenizer=sizer))
+        rows.append({"doc_id": doc.id, "tokens": tokens, "estimate": est.to_dict(),
+                     "actual": {"chunks": len(chunks), "embedded": sum(c.size for c in chunks),
+                                "longest": max((c.size for c in chunks), default=0)}})
+    total = {
+        "tokens": sum(r["tokens"] for r in rows),
+        "estimate_chunks": sum(r["estimate"]["chunks"] for r in rows),
+        "estimate_embedded_upper": sum(r["estimate"]["embedded_upper"] for r in rows),
+        "estimate_embedded_exact": sum(r["estimate"]["embedded_exact"] for r in rows),
+        "actual_chunks": sum(r["actual"]["chunks"] for r in rows),
+        "actual_embedded": sum(r["actual"]["embedded"] for r in rows),
+    }
+    if price_per_million is not None:
+        total["estimate_cost"] = total["estimate_embedded_upper"] * price_per_million / 1e6
+        total["actual_cost"] = total["actual_embedded"] * price_per_million / 1e6
+    if dims is not None:
+        total["estimate_store_bytes"] = store_bytes(total["estimate_chunks"], dims, bytes_per_value, index_overhead)
+        total["actual_store_bytes"] = store_bytes(total["actual_chunks"], dims, bytes_per_value, index_overhead)
+    return {"unit": sizer.unit, "tokenizer": sizer.name, "size": config.size, "overlap": config.overlap,
+            "stride": config.size - config.overlap, "strategy": config.strategy, "documents": rows, "total": total}

@@ -9,42 +9,45 @@ Both the recursive and the fixed-window chunker are this one loop with different
   that fit the overlap budget (never a partial unit), and only as much overlap as leaves
   room for new text within the budget.
 
-Sizes are exact: for tokens, every chosen span is counted with the tokenizer on its own
-text (for tiktoken encodings, from the whole-document index plus a recount of the span's two
-ends, which is the same number); the index's estimate says where to look first.
+Sizes come from a :class:`~norishiro.core.measure.Measure` of the text and are exact: the
+packer only searches. Where the measure's index is exact (characters) no count is needed;
+otherwise the index's estimate says where to look first and one exact count verifies it.
 """
 from __future__ import annotations
 
 from bisect import bisect_right
 from typing import Callable, Iterator, Sequence
 
-from ..boundaries import Boundaries, Level
-from ..sizing import Sizer
+from .boundaries import Boundaries, Level
+from .measure import Measure
 
 Span = tuple[int, int, int]  # start, end, size
 
 
 class Packer:
-    def __init__(self, text: str, sizer: Sizer, size: int, overlap: int = 0,
+    def __init__(self, text: str, measure: Measure, size: int, overlap: int = 0,
                  end_levels: Sequence[Level] = tuple(Level),
                  overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
                  boundaries: Boundaries | None = None,
                  prefix: Callable[[int], str] | None = None,
                  atoms: Sequence[tuple[int, int]] = (),
-                 heads: Sequence[tuple[int, int]] = ()):
+                 heads: Sequence[tuple[int, int]] = (),
+                 merge_coarser: bool = False):
         self.text = text
         self.n = len(text)
-        self.sizer = sizer
+        self.m = measure
         self.size = size
         self.overlap = overlap
         self.end_levels = sorted(end_levels)
         self.overlap_levels = sorted(overlap_levels)
         self.bnd = boundaries or Boundaries(text)
-        self.additive = sizer.exact_additive
-        self.index = sizer.index(text) if not self.additive else None
+        # an end level's cuts include those of every coarser level (farthest cut wins)
+        self.merge_coarser = merge_coarser
+        # the index is exact (characters): sizes need no count, only positions
+        self.exact = measure.exact_index
+        # the measure has an index whose estimates guide the search (tokens)
+        self.indexed = not self.exact and measure.estimate(0, 0) is not None
         self._counts: dict[tuple[int, int], int] = {}
-        # exact counts straight from the index (tiktoken): no re-tokenizing of whole spans
-        self._exact = getattr(self.index, "exact", None)
         # text put in front of a chunk starting at s (context header, repeated table header):
         # it counts against the budget, so every size below is of prefix + text
         self._prefix = prefix
@@ -68,7 +71,7 @@ class Packer:
             return 0
         got = self._plens.get(s)
         if got is None:
-            got = self._plens[s] = self.sizer.count(self._prefix(s))
+            got = self._plens[s] = self.m.count_text(self._prefix(s))
         return got
 
     def _blocked(self, c: int) -> bool:
@@ -82,15 +85,12 @@ class Packer:
 
     # -- sizes ---------------------------------------------------------------------------
     def count(self, s: int, e: int) -> int:
-        if self.additive:
+        if self.exact:
             return self.plen(s) + e - s
         key = (s, e)
         c = self._counts.get(key)
         if c is None:
-            if self._exact is not None:
-                c = self._exact(s, e, self.prefix(s))
-            else:
-                c = self.sizer.count(self.prefix(s) + self.text[s:e])
+            c = self.m.count(s, e, self.prefix(s))
             if len(self._counts) > 4096:
                 self._counts.clear()
             self._counts[key] = c
@@ -98,23 +98,21 @@ class Packer:
 
     def raw_fits(self, s: int, e: int, budget: int) -> bool:
         """Size of the text alone (no prefix) within ``budget``: for the overlap."""
-        if self.additive:
+        if self.exact:
             return e - s <= budget
-        if self._exact is not None:
-            return self._exact(s, e) <= budget
-        return self.sizer.count(self.text[s:e]) <= budget
+        return self.m.count(s, e) <= budget
 
     def fits(self, s: int, e: int, budget: int) -> bool:
         """``count(s, e) <= budget``."""
-        if self.additive:
+        if self.exact:
             return self.plen(s) + e - s <= budget
         return self.count(s, e) <= budget
 
     def estimate(self, s: int, e: int) -> int | None:
-        if self.additive:
+        if self.exact:
             return self.plen(s) + e - s
-        if self.index is not None:
-            return self.index.estimate(s, e) + self.plen(s)
+        if self.indexed:
+            return self.m.estimate(s, e) + self.plen(s)
         return None
 
     def _reach(self, s: int, budget: int) -> int:
@@ -122,11 +120,11 @@ class Packer:
         budget -= self.plen(s)
         if budget <= 0:
             return s
-        if self.additive:
-            return min(self.n, s + budget)
-        if self.index is not None:
+        if self.exact:
+            return self.m.reach(s, budget)
+        if self.indexed:
             # generous: BPE counts at the edges differ from the index by a few tokens
-            return min(self.n, self.index.reach(s, budget + 8) + 16)
+            return min(self.n, self.m.reach(s, budget + 8) + 16)
         hi = min(self.n, s + max(16, budget * 4))
         while hi < self.n and self.fits(s, hi, budget):
             hi = min(self.n, s + (hi - s) * 2)
@@ -134,8 +132,11 @@ class Packer:
 
     # -- the search ----------------------------------------------------------------------
     def _cuts(self, level: Level, lo: int, hi: int, avoid_heads: bool = False) -> list[int]:
-        cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.additive and not self._atom_starts,
-                                    packing=True)
+        if self.merge_coarser:
+            cuts = self._cuts_upto(level, lo, hi)
+        else:
+            cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.exact and not self._atom_starts,
+                                        packing=True)
         if self._atom_starts:
             cuts = [c for c in cuts if not self._blocked(c)]
         if avoid_heads:
@@ -149,7 +150,7 @@ class Packer:
         """Largest candidate ``c`` (sorted list) with ``count(s, c) <= budget``, or None."""
         if not cands:
             return None
-        if self.additive:
+        if self.exact:
             i = bisect_right(cands, s + budget - self.plen(s)) - 1
             return cands[i] if i >= 0 else None
         est = self.estimate
@@ -202,7 +203,7 @@ class Packer:
         if hi <= lo:
             return None
         levels = self.end_levels
-        if self.additive and levels[0] is Level.PARAGRAPH and not self._atom_starts and not avoid_heads:
+        if self.exact and levels[0] is Level.PARAGRAPH and not self._atom_starts and not avoid_heads:
             # fast path for characters: most chunks end at the text end or a paragraph
             if hi >= self.n:
                 return self.n
@@ -214,8 +215,8 @@ class Packer:
         # with a token index, look first near where the budget is predicted to run out:
         # computing every line and sentence cut of a long window costs more than counting
         near = lo
-        if self.index is not None and not self.additive:
-            guess = self.index.reach(s, self.size)
+        if self.indexed:
+            guess = self.m.reach(s, self.size)
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
             for window_lo in ((near, lo) if near > lo else (lo,)):
@@ -230,11 +231,11 @@ class Packer:
         For tokens the index predicts it, with a margin wider than the few tokens by which
         a span's own count can differ from the index (the edges of its first and last piece).
         """
-        if self.additive:
+        if self.exact:
             return max(s, e - self.overlap - 1)
-        if self.index is None:
+        if not self.indexed:
             return s
-        return max(s, self.index.back(e, self.overlap + 8) - 16)
+        return max(s, self.m.back(e, self.overlap + 8) - 16)
 
     def overlap_starts(self, s: int, e: int) -> Iterator[int]:
         """Candidate starts for the next chunk, most overlap first (whole units only).
@@ -246,7 +247,7 @@ class Packer:
             return
         lo = self._overlap_lo(s, e)
         for level in self.overlap_levels:
-            if self.additive:
+            if self.exact:
                 # every cut after lo fits, and the first is the longest overlap: look in
                 # short windows (sentence rules are the costly part) and go on only if asked
                 found = False
@@ -272,18 +273,22 @@ class Packer:
         if level is Level.GRAPHEME:
             cands = self.bnd.window_cuts(Level.GRAPHEME, lo, hi)
         else:
-            merged: set[int] = set()
-            for lv in Level:
-                if lv > level:
-                    break
-                merged.update(self.bnd.window_cuts(lv, lo, hi))
-            cands = sorted(merged)
+            cands = self._cuts_upto(level, lo, hi)
         return [c for c in cands if s < c < e and not self._blocked(c)]
+
+    def _cuts_upto(self, level: Level, lo: int, hi: int) -> list[int]:
+        """Cuts in ``(lo, hi]`` at ``level`` or any coarser level, sorted."""
+        merged: set[int] = set()
+        for lv in Level:
+            if lv > level:
+                break
+            merged.update(self.bnd.window_cuts(lv, lo, hi))
+        return sorted(merged)
 
     def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
         """Index of the first candidate ``c`` with the text ``c..e`` within ``budget``
         (``len(cands)`` if none): the count shrinks as ``c`` grows."""
-        index = None if self.additive else self.index
+        index = self.m if self.indexed else None
         fits = self.raw_fits
         a, b = 0, len(cands)
         while a < b:  # on the index's estimate when there is one, else on exact counts

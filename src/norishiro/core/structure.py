@@ -1,29 +1,30 @@
-"""Sections, Markdown structure and context headers (seed 003 §5).
+"""Structure of a text: sections with their heading paths, and spans to keep whole.
 
-A chunk such as 「血圧は130/80で安定。」 has lost whose, when and which section it is. This
-module finds the section path of every position (Markdown headings, and the labelled
-sections clinical and business documents use: 【所見】, ■主訴, [現病歴], 所見：, SOAP
-lines, ``1. 現病歴``), the spans that should stay whole (fenced code, tables, a list with
-its lead-in line), and renders the context header that is put in front of each chunk's
-text in ``embed_text``.
+A chunk such as 「血圧は130/80で安定。」 has lost which section it is. This module finds
+the section path of every position (Markdown headings, and the labelled sections clinical
+and business documents use: 【所見】, ■主訴, [現病歴], 所見：, SOAP lines, ``1. 現病歴``)
+and the spans that should stay whole (fenced code, tables, a list with its lead-in line).
+A :class:`Structure` provider gives both to the chunkers, the same way for a string and a
+document; :class:`PlainText` is the provider for text treated as plain.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 __all__ = [
     "Section",
     "Atom",
     "DEFAULT_LABELS",
     "SOAP_NAMES",
-    "ContextHeaderError",
+    "Structure",
+    "PlainText",
+    "LabelledText",
     "find_sections",
     "attach_bare_headings",
     "find_atoms",
-    "HeaderRenderer",
 ]
 
 # Section names that count as a heading when a line starts with them followed by a colon
@@ -39,10 +40,6 @@ DEFAULT_LABELS = (
     "Subjective", "Objective", "Medications", "Allergies", "Background", "Results", "Discussion",
 )
 SOAP_NAMES = {"S": "Subjective", "O": "Objective", "A": "Assessment", "P": "Plan"}
-
-
-class ContextHeaderError(ValueError):
-    """The header would leave too little room for text."""
 
 
 @dataclass
@@ -290,44 +287,33 @@ def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
     return [Atom(run[0][0], run[-1][1], "table", body_start=run[0][1], header=text[run[0][0]:run[0][1]])]
 
 
-def _display_key(key: str) -> str:
-    return "_".join("ID" if p.lower() == "id" else p[:1].upper() + p[1:] for p in key.split("_"))
+class Structure(Protocol):
+    """Gives the chunkers a text's sections (covering it, in order) and atoms."""
+
+    def sections(self, text: str) -> list[Section]: ...
+
+    def atoms(self, text: str) -> list[Atom]: ...
 
 
-class HeaderRenderer:
-    """Renders the context header for a chunk from document metadata and its section path.
+class PlainText:
+    """No structure: one section, nothing kept whole beyond what the budget allows."""
 
-    Default format (seed 003): ``(Metadata: Patient_ID=12345, Date=2026-02-18,
-    Section=Assessment)`` and a newline. ``section`` means the section path (joined with
-    " > "); keys missing from the metadata are left out. A ``template`` is a Python format
-    string over the metadata keys plus ``section`` and ``headings``.
-    """
+    def sections(self, text: str) -> list[Section]:
+        return [Section(0, len(text), [])]
 
-    def __init__(self, keys: Sequence[str] | None, template: str | None = None):
-        self.keys = [k.strip() for k in (keys or []) if k.strip()]
-        self.template = template
-
-    @property
-    def active(self) -> bool:
-        return bool(self.keys) or bool(self.template)
-
-    def render(self, metadata: dict[str, Any], headings: Sequence[str]) -> str:
-        if not self.active:
-            return ""
-        section = " > ".join(headings)
-        values = {**{str(k): v for k, v in metadata.items()}, "section": section, "headings": section}
-        if self.template:
-            try:
-                out = self.template.format_map(_Default(values))
-            except (ValueError, IndexError) as e:
-                raise ContextHeaderError(f"--header-template {self.template!r} is not a valid format "
-                                         f"string ({e}); write keys as {{patient_id}}") from None
-            return out if out.endswith("\n") else out + "\n"
-        parts = [f"{_display_key(k)}={values[k]}" for k in self.keys
-                 if values.get(k) not in (None, "")]
-        return f"(Metadata: {', '.join(parts)})\n" if parts else ""
+    def atoms(self, text: str) -> list[Atom]:
+        return []
 
 
-class _Default(dict):
-    def __missing__(self, key: str) -> str:
-        return ""
+class LabelledText:
+    """Markdown headings, bracketed and field labels, SOAP lines; code, tables and
+    lead-in lists as atoms. A section that is only its heading joins the next one."""
+
+    def __init__(self, extra_labels: Sequence[str] = ()):
+        self.labels = tuple(DEFAULT_LABELS) + tuple(extra_labels)
+
+    def sections(self, text: str) -> list[Section]:
+        return attach_bare_headings(find_sections(text, self.labels))
+
+    def atoms(self, text: str) -> list[Atom]:
+        return find_atoms(text)

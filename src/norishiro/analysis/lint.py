@@ -18,7 +18,7 @@ from typing import Any, Iterable, Sequence
 
 import regex
 
-from .boundaries import Boundaries, Level
+from ..core.boundaries import Boundaries, Level
 
 __all__ = ["Finding", "LintReport", "lint_chunks", "FRAGMENTATION_KINDS", "ALL_KINDS", "classify_cut"]
 

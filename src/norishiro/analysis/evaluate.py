@@ -22,16 +22,21 @@ import math
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, Union
 
 import numpy as np
 
-from .api import iter_chunks
-from .document import Document, load_document
+from ..api import iter_chunks
+from ..chunk import Chunk
+from ..config import ChunkConfig
+from ..core.measure import get_sizer
+from ..document import Document
+from ..errors import OptionError
+from ..loaders import load_document
 from .lint import LintReport, lint_chunks
 
-__all__ = ["Question", "Dataset", "load_dataset", "parse_config", "Config", "evaluate_config",
-           "range_metrics", "EvalRow", "grid"]
+__all__ = ["Question", "Dataset", "load_dataset", "parse_config", "PeerConfig", "EvalConfig", "PEERS",
+           "short_label", "evaluate_config", "range_metrics", "EvalRow", "grid"]
 
 Range = tuple[str, int, int]  # doc_id, start, end
 
@@ -108,96 +113,70 @@ def _load_chroma(root: Path, csv_path: Path) -> Dataset:
 
 
 # ---------------------------------------------------------------------------- configs
-@dataclass
-class Config:
+@dataclass(frozen=True)
+class PeerConfig:
+    """Another project's chunker, run for comparison (see ``PEERS``)."""
+
     strategy: str
     size: int
     overlap: int = 0
     unit: str = "chars"
     tokenizer: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def short(self) -> str:
-        unit = " tok" if self.unit == "tokens" else " ch"
-        extra = "".join(f" {k}={v}" for k, v in sorted(self.options.items()))
-        return f"{self.strategy} {self.size}/{self.overlap}{unit}{extra}"
 
     @property
     def label(self) -> str:
-        extra = "".join(f" {k}={v}" for k, v in sorted(self.options.items()))
         tok = f" tokenizer={self.tokenizer}" if self.tokenizer else ""
-        return f"{self.strategy} size={self.size} overlap={self.overlap} unit={self.unit}{tok}{extra}"
+        return f"{self.strategy} size={self.size} overlap={self.overlap} unit={self.unit}{tok}"
 
 
-def parse_config(spec: str) -> Config:
-    """``"recursive size=256 overlap=0 unit=tokens"``; overlap may be a fraction of size."""
+EvalConfig = Union[ChunkConfig, PeerConfig]
+
+
+def short_label(cfg: EvalConfig) -> str:
+    """``recursive 256/0 tok`` and the options that differ from the defaults."""
+    unit = " tok" if cfg.unit == "tokens" else " ch"
+    extra = cfg.label.split(f"unit={cfg.unit}", 1)[1] if isinstance(cfg, ChunkConfig) else ""
+    return f"{cfg.strategy} {cfg.size}/{cfg.overlap}{unit}{extra}"
+
+
+def parse_config(spec: str) -> EvalConfig:
+    """``"recursive size=256 overlap=0 unit=tokens"``; overlap may be a fraction of size;
+    a peer's name (``langchain``) as the strategy runs that project's chunker."""
     words = shlex.split(spec)
-    if not words:
-        raise ValueError("empty --config")
-    strategy, kv = words[0], {}
-    for w in words[1:]:
-        k, sep, v = w.partition("=")
-        if not sep:
-            raise ValueError(f"--config {spec!r}: {w!r} is not key=value")
-        kv[k] = v
-    if "size" not in kv:
-        raise ValueError(f"--config {spec!r}: size= is required")
-    size = int(kv.pop("size"))
-    ov = float(kv.pop("overlap", 0))
-    overlap = int(round(ov * size)) if 0 < ov < 1 else int(ov)
-    unit = kv.pop("unit", "chars")
-    tok = kv.pop("tokenizer", None)
-    if tok:
-        unit = "tokens"
-    return Config(strategy, size, overlap, unit, tok, kv)
+    if words and words[0] in PEERS:
+        cfg = ChunkConfig.from_spec("recursive " + " ".join(shlex.quote(w) for w in words[1:]))
+        return PeerConfig(words[0], cfg.size, cfg.overlap, cfg.unit, cfg.tokenizer)
+    return ChunkConfig.from_spec(spec)
 
 
 def grid(strategies: Sequence[str], sizes: Sequence[int], overlaps: Sequence[float], unit: str = "chars",
-         tokenizer: str | None = None) -> list[Config]:
-    out = []
+         tokenizer: str | None = None) -> list[EvalConfig]:
+    out: list[EvalConfig] = []
     for st in strategies:
         for size in sizes:
             for ov in overlaps:
                 o = int(round(ov * size)) if 0 < ov < 1 else int(ov)
                 if o < size:
-                    out.append(Config(st, size, o, unit, tokenizer))
+                    tok = f" tokenizer={shlex.quote(tokenizer)}" if tokenizer else ""
+                    out.append(parse_config(f"{st} size={size} overlap={o} unit={unit}{tok}"))
     return out
 
 
 # ---------------------------------------------------------------------------- chunking
-def chunk_dataset(ds: Dataset, cfg: Config, embedder=None, cache=None) -> dict[str, list]:
+def chunk_dataset(ds: Dataset, cfg: EvalConfig, embedder=None, cache=None) -> dict[str, list]:
     """Chunks of every document under one configuration (offsets into the bodies)."""
-    if cfg.strategy == "langchain":
-        return {d.id: _langchain_chunks(d, cfg) for d in ds.documents}
-    opts = dict(cfg.options)
-    kw: dict[str, Any] = {}
-    if cfg.strategy == "semantic":
-        sem = {"embedder": embedder, "cache": cache}
-        for k in ("method", "window", "min_size"):
-            if k in opts:
-                sem[k] = opts.pop(k) if k == "method" else int(opts.pop(k))
-        if "param" in opts:
-            sem["param"] = float(opts.pop("param"))
-        kw["semantic"] = sem
-    if "header_keys" in opts:
-        kw["header_keys"] = opts.pop("header_keys").split(",")
-    if "cross_sections" in opts:
-        kw["cross_sections"] = opts.pop("cross_sections").lower() in ("1", "true", "yes")
-    if "structure" in opts:
-        kw["structure"] = opts.pop("structure").lower() in ("1", "true", "yes")
-    if opts:
-        raise ValueError(f"unknown option(s) in config: {', '.join(opts)}")
-    return {d.id: list(iter_chunks(d, size=cfg.size, overlap=cfg.overlap, strategy=cfg.strategy,
-                                   unit=cfg.unit, tokenizer=cfg.tokenizer, **kw)) for d in ds.documents}
+    if isinstance(cfg, PeerConfig):
+        return {d.id: PEERS[cfg.strategy](d, cfg) for d in ds.documents}
+    return {d.id: list(iter_chunks(d, cfg, embedder=embedder, cache=cache)) for d in ds.documents}
 
 
-def _langchain_chunks(doc: Document, cfg: Config) -> list:
+def _langchain_chunks(doc: Document, cfg: PeerConfig) -> list:
     """LangChain's RecursiveCharacterTextSplitter as a peer (offsets from add_start_index)."""
-    from langchain_text_splitters import RecursiveCharacterTextSplitter
-
-    from .chunk import Chunk
-    from .sizing import get_sizer
+    try:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+    except ImportError:
+        raise OptionError("config", cfg.strategy, "an installed peer",
+                          "pip install langchain-text-splitters to compare with LangChain") from None
 
     sizer = get_sizer(cfg.unit, cfg.tokenizer)
     sp = RecursiveCharacterTextSplitter(chunk_size=cfg.size, chunk_overlap=cfg.overlap,
@@ -209,6 +188,9 @@ def _langchain_chunks(doc: Document, cfg: Config) -> list:
             s = doc.text.find(d.page_content, out[-1].start if out else 0)
         out.append(Chunk(d.page_content, s, s + len(d.page_content), i, sizer.count(d.page_content), doc.id))
     return out
+
+
+PEERS: dict[str, Callable[[Document, PeerConfig], list]] = {"langchain": _langchain_chunks}
 
 
 # ---------------------------------------------------------------------------- metrics
@@ -295,11 +277,10 @@ def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
     return m, se
 
 
-def evaluate_config(ds: Dataset, cfg: Config, embedder, k: int = 5, cache=None,
+def evaluate_config(ds: Dataset, cfg: EvalConfig, embedder, k: int = 5, cache=None,
                     metric_unit: str = "chars", tokenizer: str | None = None) -> EvalRow:
     """One row of the evaluation table for ``cfg``."""
-    from .embed.cache import EmbeddingCache
-    from .sizing import get_sizer
+    from ..embed.cache import EmbeddingCache
 
     cache = cache or EmbeddingCache()
     by_doc = chunk_dataset(ds, cfg, embedder, cache)
@@ -329,6 +310,6 @@ def evaluate_config(ds: Dataset, cfg: Config, embedder, k: int = 5, cache=None,
         report.merge(lint_chunks(d.text, by_doc[d.id], doc_id=d.id, size=cfg.size))
     s = report.summary()
     (r, rse), (p, pse), (i, ise), (o, ose) = map(_mean_se, (rec, prec, iou, omega))
-    return EvalRow(cfg.label, cfg.short, cfg.strategy, cfg.size, cfg.overlap, len(pool),
+    return EvalRow(cfg.label, short_label(cfg), cfg.strategy, cfg.size, cfg.overlap, len(pool),
                    float(np.mean([c.size for c in pool])), r, rse, p, pse, i, ise, o, ose,
                    s["fragmentation_per_1000_boundaries"], len(ds.questions))

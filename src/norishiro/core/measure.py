@@ -1,12 +1,13 @@
 """How big a piece of text is: characters, tiktoken tokens, Hugging Face tokens, or any callable.
 
-A chunk's size is always the sizer's count of the chunk's own text: BPE counts are not
-additive, so summing piece counts (as several peers do) overflows the budget. To stay fast,
-a token sizer also *indexes* the whole document once (``index``): that gives a cheap,
-nearly exact estimate of where a budget runs out, and the chunker then verifies its
-choice with one exact count. For the tiktoken encodings that exact count comes from the
+A *sizer* is a unit (characters, a tokenizer); its *measure* of one text answers every
+size question about spans of that text. A chunk's size is always the exact count of the
+chunk's own text: BPE counts are not additive, so summing piece counts (as several peers
+do) overflows the budget. To stay fast, a token measure *indexes* the whole text once: that
+gives a cheap, nearly exact estimate of where a budget runs out, and the packer then
+verifies its choice with one exact count. For the tiktoken encodings that exact count comes from the
 index too: only the two ends of a span, up to a position where the encoding's pieces
-provably cannot join across, are tokenized again (``_TiktokenIndex.exact``).
+provably cannot join across, are tokenized again (``TiktokenMeasure.count``).
 """
 from __future__ import annotations
 
@@ -14,13 +15,19 @@ import os
 import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
+from ..errors import OptionError
+
 __all__ = [
+    "Measure",
     "Sizer",
-    "SizeIndex",
+    "CharMeasure",
+    "TokenIndexMeasure",
+    "TiktokenMeasure",
+    "CallableMeasure",
     "CharSizer",
     "TiktokenSizer",
     "HFTokenizerSizer",
@@ -29,36 +36,63 @@ __all__ = [
 ]
 
 
-@runtime_checkable
-class SizeIndex(Protocol):
-    """Estimates over one document; exact for characters, near-exact for tokens."""
+class Measure(Protocol):
+    """The size of any span of one text, and where a budget runs out in it.
 
-    def estimate(self, start: int, end: int) -> int: ...
+    ``count`` is exact. ``estimate``/``reach``/``back`` come from an index of the whole
+    text and are cheap; they are ``None`` for a measure without an index (a plain
+    callable), and *exact* when ``exact_index`` is true (characters), in which case the
+    packer needs no verification count at all.
+    """
 
-    def reach(self, start: int, budget: int) -> int:
+    unit: str
+    exact_index: bool
+
+    def count(self, start: int, end: int, head: str = "") -> int:
+        """Exactly the size of ``head + text[start:end]``."""
+        ...
+
+    def count_text(self, text: str) -> int:
+        """Exactly the size of a free text (a header alone)."""
+        ...
+
+    def estimate(self, start: int, end: int) -> int | None: ...
+
+    def reach(self, start: int, budget: int) -> int | None:
         """Estimated largest ``end`` with ``estimate(start, end) <= budget``."""
         ...
 
-    def back(self, end: int, budget: int) -> int:
+    def back(self, end: int, budget: int) -> int | None:
         """Estimated smallest ``start`` with ``estimate(start, end) <= budget``."""
         ...
 
 
 class Sizer(Protocol):
+    """A unit of size (characters, a tokenizer): counts texts and measures one text."""
+
     name: str
     unit: str
-    exact_additive: bool  # True when count(a+b) == count(a)+count(b) always (characters)
 
     def count(self, text: str) -> int: ...
 
-    def index(self, text: str) -> SizeIndex | None: ...
+    def measure(self, text: str) -> Measure: ...
 
 
-class _CharIndex:
+class CharMeasure:
+    """Characters: every count is exact from positions alone."""
+
     __slots__ = ("n",)
+    unit = "chars"
+    exact_index = True
 
-    def __init__(self, n: int):
-        self.n = n
+    def __init__(self, text: str):
+        self.n = len(text)
+
+    def count(self, start: int, end: int, head: str = "") -> int:
+        return len(head) + end - start
+
+    def count_text(self, text: str) -> int:
+        return len(text)
 
     def estimate(self, start: int, end: int) -> int:
         return end - start
@@ -75,23 +109,33 @@ class CharSizer:
 
     name = "chars"
     unit = "chars"
-    exact_additive = True
 
     def count(self, text: str) -> int:
         return len(text)
 
-    def index(self, text: str) -> SizeIndex:
-        return _CharIndex(len(text))
+    def measure(self, text: str) -> CharMeasure:
+        return CharMeasure(text)
 
 
-class _TokenEndsIndex:
-    """Index from the character offset where each token of the whole text ends."""
+class TokenIndexMeasure:
+    """Tokens, with an index of where each token of the whole text ends: estimates from
+    the index, exact counts by counting the span (its ends may tokenize differently)."""
 
-    __slots__ = ("ends", "n")
+    __slots__ = ("text", "ends", "n", "_count")
+    unit = "tokens"
+    exact_index = False
 
-    def __init__(self, ends: Sequence[int], n: int):
+    def __init__(self, text: str, ends: Sequence[int], count: Callable[[str], int]):
+        self.text = text
         self.ends = ends  # sorted char offsets (exclusive) at which tokens end
-        self.n = n
+        self.n = len(text)
+        self._count = count
+
+    def count(self, start: int, end: int, head: str = "") -> int:
+        return self._count(head + self.text[start:end])
+
+    def count_text(self, text: str) -> int:
+        return self._count(text)
 
     def estimate(self, start: int, end: int) -> int:
         if end <= start:
@@ -107,7 +151,6 @@ class _TokenEndsIndex:
         return int(ends[i])
 
     def back(self, end: int, budget: int) -> int:
-        """Estimated smallest ``start`` with ``estimate(start, end) <= budget``."""
         i = bisect_right(self.ends, end) - budget - 1
         return int(self.ends[i]) if i >= 0 else 0
 
@@ -134,22 +177,17 @@ _CUT_SAFE = re.compile(
 _SHORT = 64  # spans up to this long are simply counted
 
 
-class _TiktokenIndex(_TokenEndsIndex):
-    """Token ends of the whole text, plus exact counts of any span from them.
+class TiktokenMeasure(TokenIndexMeasure):
+    """Tokens of a tiktoken encoding, with exact counts of any span from the index.
 
     The count of ``head + text[s:e]`` is the tokenizer's count of the short stretches up
     to the first and from the last cut-safe position, plus the whole-text tokens between
     them: one small count at each end instead of re-tokenizing the span.
     """
 
-    __slots__ = ("text", "_count")
+    __slots__ = ()
 
-    def __init__(self, ends: Sequence[int], text: str, count: Callable[[str], int]):
-        super().__init__(ends, len(text))
-        self.text = text
-        self._count = count
-
-    def exact(self, start: int, end: int, head: str = "") -> int:
+    def count(self, start: int, end: int, head: str = "") -> int:
         """Exactly ``count(head + text[start:end])``."""
         text, count = self.text, self._count
         first = _CUT_SAFE.search(text, start + 1, end) if end - start > _SHORT else None
@@ -170,7 +208,6 @@ class TiktokenSizer:
     """Tokens of a tiktoken encoding (``o200k_base``, ``cl100k_base``), loaded offline."""
 
     unit = "tokens"
-    exact_additive = False
 
     def __init__(self, encoding_name: str = "o200k_base"):
         from .tokenizers_offline import fast_tokenizer, get_encoding
@@ -193,14 +230,14 @@ class TiktokenSizer:
     def count(self, text: str) -> int:
         return len(self._encode(text))
 
-    def index(self, text: str) -> SizeIndex | None:
+    def measure(self, text: str) -> TiktokenMeasure:
         if not text:
-            return _TiktokenIndex([], text, self.count)
+            return TiktokenMeasure(text, [], self.count)
         tokens = np.asarray(self._encode(text), dtype=np.int64)
         # characters that start inside tokens 0..i = the character offset where token i ends
         # (a token that ends inside a multi-byte character rounds up to the character's end)
         char_ends = np.cumsum(_token_char_starts(self.name)[tokens])
-        return _TiktokenIndex(char_ends.tolist(), text, self.count)
+        return TiktokenMeasure(text, char_ends.tolist(), self.count)
 
 
 @lru_cache(maxsize=None)
@@ -225,14 +262,11 @@ class HFTokenizerSizer:
     """
 
     unit = "tokens"
-    exact_additive = False
 
     def __init__(self, path: str):
         if not os.path.isfile(path):
-            raise ValueError(
-                f"tokenizer file {path!r} not found; give a tokenizer.json path or one of "
-                "o200k_base, cl100k_base"
-            )
+            raise OptionError("tokenizer", path, "o200k_base, cl100k_base or the path of a tokenizer.json file",
+                              "no such file")
         from tokenizers import Tokenizer
 
         self.name = path
@@ -241,17 +275,43 @@ class HFTokenizerSizer:
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
 
-    def index(self, text: str) -> SizeIndex:
+    def measure(self, text: str) -> TokenIndexMeasure:
         enc = self.tokenizer.encode(text, add_special_tokens=False)
         ends = sorted({e for _, e in enc.offsets})
-        return _TokenEndsIndex(ends, len(text))
+        return TokenIndexMeasure(text, ends, self.count)
+
+
+class CallableMeasure:
+    """Any ``str -> int`` function: no index, so the packer searches on exact counts."""
+
+    __slots__ = ("text", "_count")
+    unit = "tokens"
+    exact_index = False
+
+    def __init__(self, text: str, count: Callable[[str], int]):
+        self.text = text
+        self._count = count
+
+    def count(self, start: int, end: int, head: str = "") -> int:
+        return self._count(head + self.text[start:end])
+
+    def count_text(self, text: str) -> int:
+        return self._count(text)
+
+    def estimate(self, start: int, end: int) -> None:
+        return None
+
+    def reach(self, start: int, budget: int) -> None:
+        return None
+
+    def back(self, end: int, budget: int) -> None:
+        return None
 
 
 class CallableSizer:
-    """Any ``str -> int`` function; no index, so the chunker searches with exact counts."""
+    """Any ``str -> int`` function as a unit of size."""
 
     unit = "tokens"
-    exact_additive = False
 
     def __init__(self, fn: Callable[[str], int], name: str | None = None):
         self.fn = fn
@@ -260,29 +320,39 @@ class CallableSizer:
     def count(self, text: str) -> int:
         return int(self.fn(text))
 
-    def index(self, text: str) -> SizeIndex | None:
-        return None
+    def measure(self, text: str) -> CallableMeasure:
+        return CallableMeasure(text, self.count)
 
 
-def get_sizer(unit: str = "chars", tokenizer=None) -> Sizer:
+def get_sizer(unit: str | None = None, tokenizer=None) -> Sizer:
     """Resolve ``unit``/``tokenizer`` (as in ``norishiro.chunk``) to a sizer.
 
     ``tokenizer`` may be ``o200k_base``, ``cl100k_base``, a path to ``tokenizer.json``,
-    a callable ``str -> int``, or a ready sizer object.
+    a callable ``str -> int``, or a ready sizer object; it implies ``unit="tokens"``, and
+    ``unit="chars"`` with a tokenizer is an :class:`OptionError`.
     """
     if isinstance(tokenizer, os.PathLike):
         tokenizer = os.fspath(tokenizer)
-    if not isinstance(tokenizer, (str, type(None))) and hasattr(tokenizer, "exact_additive"):
-        return tokenizer
-    if callable(tokenizer):
-        return CallableSizer(tokenizer)
-    if unit in ("chars", "characters", "char"):
-        if tokenizer not in (None, ""):
-            return get_sizer("tokens", tokenizer)
+    if tokenizer == "":
+        tokenizer = None
+    if unit is not None and unit not in _UNITS:
+        raise OptionError("unit", unit, "chars or tokens")
+    unit = _UNITS[unit] if unit else ("tokens" if tokenizer is not None else "chars")
+    if unit == "chars":
+        if tokenizer is not None:
+            raise OptionError("unit", "chars", "tokens when a tokenizer is given",
+                              "drop the tokenizer to count characters, or count in tokens")
         return CharSizer()
-    if unit in ("tokens", "token"):
-        name = tokenizer or "o200k_base"
-        if name in ("o200k_base", "cl100k_base"):
-            return TiktokenSizer(name)
-        return HFTokenizerSizer(str(name))
-    raise ValueError(f"unknown unit {unit!r}; choose chars or tokens")
+    if tokenizer is not None and not isinstance(tokenizer, str):
+        if hasattr(tokenizer, "measure") and hasattr(tokenizer, "count"):
+            return tokenizer
+        if callable(tokenizer):
+            return CallableSizer(tokenizer)
+        raise OptionError("tokenizer", tokenizer, "a name, a tokenizer.json path, a callable or a sizer")
+    name = tokenizer or "o200k_base"
+    if name in ("o200k_base", "cl100k_base"):
+        return TiktokenSizer(name)
+    return HFTokenizerSizer(str(name))
+
+
+_UNITS = {"chars": "chars", "characters": "chars", "char": "chars", "tokens": "tokens", "token": "tokens"}

@@ -18,6 +18,13 @@ from typing import Iterator
 
 import regex
 
+from .chars import EXTEND as _EXTEND
+from .chars import HSPACE as _HSPACE
+from .chars import LAST_BREAK as _LAST_BREAK
+from .chars import NL as _NL
+from .chars import snap as _snap
+from .sentences import glued_line_cuts, sentence_cuts
+
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
 
 
@@ -44,15 +51,7 @@ def parse_level(name: str | Level) -> Level:
         raise ValueError(f"unknown level {name!r}; choose one of {', '.join(LEVEL_NAMES)}") from None
 
 
-# Characters that must never start a piece: they extend the grapheme before them.
-_EXTEND = regex.compile(
-    r"[\p{Grapheme_Cluster_Break=Extend}\p{Grapheme_Cluster_Break=ZWJ}"
-    r"\p{Grapheme_Cluster_Break=SpacingMark}]+"
-)
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
-
-_NL = r"(?>\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])"
-_HSPACE = r"[^\S\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]"
 # A blank-line run: a newline followed by at least one more (whitespace-only lines included).
 _PARAGRAPH = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})+")
 # The same for texts whose only line break is "\n" (nearly all): a literal first character
@@ -71,16 +70,6 @@ _LINE_START = regex.compile(
     r"(?:[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]{1,16}(?:[（(][^）)\n]{1,20}[）)])?[：:](?![/\d])"
     r"|[SOAP][）)]|[・●○■□◆◇▶►•※]|[-*] |#\d|[（(]\d{1,2}[）)]|\d{1,2}[.．)）]\s?(?=\D)|[①-⑳]|【|\d{4}[/年.-]\d{1,2})"
 )
-
-_OPENERS = "「『（(【［〈《〔｛[{“‘"
-_CLOSERS = "」』）)】］〉》〕｝]}”’"
-_PAIR = dict(zip(_CLOSERS, _OPENERS))
-_BRACKETS = re.compile("[" + re.escape(_OPENERS + _CLOSERS) + "]")
-_LAST_BREAK = regex.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", regex.REVERSE)
-# A run of terminators, the brackets/quotes that close right after it, trailing spaces.
-_SENTENCE_CAND = regex.compile(
-    r"(?P<term>[。｡！？!?．.]+)(?P<close>[" + regex.escape(_CLOSERS) + r"\"']*)(?P<space>" + _HSPACE + "*)"
-)
 _CLAUSE = regex.compile(r"(?:[、，；：､](?P<sp1>" + _HSPACE + r"*)|[,;:](?P<sp2>" + _HSPACE + r"+|(?=[^\x00-\x7f])))")
 # Word level: after a run of white space; between a kana/kanji run and the next script
 # (Japanese has no spaces, and a cut after particles is the least harmful place).
@@ -88,32 +77,6 @@ _WORD = regex.compile(
     r"\s+(?=\S)|(?<=\p{Hiragana})(?=[\p{Han}\p{Katakana}A-Za-z0-9Ａ-Ｚａ-ｚ０-９])"
     r"|(?<=[\p{Han}\p{Katakana}ー])(?=[A-Za-z0-9(（「【])|(?<=[・／/])(?=\S)"
 )
-# After a closing bracket (or a terminator) these continue the sentence: 「…。」と言った,
-# 「…！」って, 「…。」などと, 「…。」が口癖, 「…。」を繰り返す (not がん, which can start one).
-_QUOTATIVE = regex.compile(r"と|っ|など|なんて|が(?!ん)|を")
-# Abbreviations that never end a sentence (titles, Latin, dosing, months, organisations).
-# Units (mg, min) are not here: "3.5 mg. Next" ends, and "5 mg. of" is kept by the
-# lower-case rule.
-_ABBREVIATIONS = frozenset(
-    """mr mrs ms dr prof sr jr st vs etc al ver ed eds approx dept
-    inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e cf ca rp op cit
-    resp b.i.d t.i.d q.d q.i.d p.o p.r.n h.s col gen gov viz univ""".split()
-)
-# Abbreviations that introduce a number (No. 5, Fig. 3, Eq. (2)): not an end before a digit,
-# "(" or "#", an end otherwise ("No. I disagree.").
-_NUMBER_ABBREVIATIONS = frozenset("no nos fig figs vol vols p pp eq eqs sec ch tab ref refs art".split())
-_MAX_QUOTE = 240  # an opening bracket left open longer than this is treated as stray
-_LATIN_LOWER = regex.compile(r"\p{Ll}")
-_CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
-
-
-def _snap(text: str, p: int) -> int:
-    """Move a cut forward past combining marks / joiners so it sits on a grapheme boundary."""
-    if p < len(text):
-        m = _EXTEND.match(text, p)
-        if m:
-            return m.end()
-    return p
 
 
 class Boundaries:
@@ -295,168 +258,3 @@ class Boundaries:
                 prev = p
         if prev < n:
             yield prev, n
-
-
-_GLUED_PIPE = regex.compile(r"\|\|")
-_GLUED_HEADER = regex.compile(r"(?<=\S)[【■◆●]")
-_GLUED_DATE_ROW = regex.compile(r"\t\d{4}/\d{1,2}/\d{1,2}\t|\d{4}/\d{1,2}/\d{1,2}\t")
-_ROW_CELL = regex.compile(r"[A-Za-z]{1,3}\d{0,3}$")
-_GLUED_UNIT = regex.compile(r"(?:/[dmμu]?[Ll]|mmHg|/分)(?=[A-Z][A-Za-z0-9-]{1,7} ?[\d<>≦≧])")
-
-
-def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
-    """Where a line evidently began before its newline was lost (PDF/EHR exports).
-
-    Between the rows of a flattened Markdown table (``| a || b |``); before a glued
-    【header】; before a dated row of a flattened tab-separated table (``0.71|2026/02/24<TAB>``,
-    ``75%|C5<TAB>2026/1/8<TAB>``); after a lab unit glued to the next test name
-    (``mEq/L|CRP 18.6``).
-    """
-    n = len(text)
-    a, b = max(0, lo - 16), min(n, hi + 16)
-    out = []
-    for m in _GLUED_PIPE.finditer(text, a, b):
-        out.append(m.start() + 1)
-    for m in _GLUED_HEADER.finditer(text, a, b):
-        out.append(m.start())
-    for m in _GLUED_DATE_ROW.finditer(text, a, b):
-        if m.group().startswith("\t"):
-            # the row's first cell (C5) is glued to the previous row's last cell (75%)
-            cell = _ROW_CELL.search(text, max(0, m.start() - 6), m.start())
-            before = text[cell.start() - 1] if cell and cell.start() > 0 else " "
-            if cell and not (before.isascii() and before.isalnum()) and not before.isspace():
-                out.append(cell.start())
-        elif m.start() > 0 and (text[m.start() - 1].isdigit() or text[m.start() - 1] == "%"):
-            out.append(m.start())
-    for m in _GLUED_UNIT.finditer(text, a, b):
-        out.append(m.end())
-    return [p for p in out if lo < p <= hi and p < n]
-
-
-def _token_before(text: str, i: int) -> tuple[str, int]:
-    """The run of non-space, non-CJK characters ending at ``i`` (exclusive), and its start."""
-    j = i
-    while j > 0 and not text[j - 1].isspace() and not _CJK.match(text[j - 1]) and text[j - 1] not in "「『（(【":
-        j -= 1
-        if i - j > 40:
-            break
-    return text[j:i], j
-
-
-def _list_number_before(text: str, i: int, last_cut: int) -> bool:
-    """The digits ending at ``i`` are a list number: one or two digits (after an optional
-    # or parenthesis) at the start of a sentence or line."""
-    j = i
-    while j > 0 and text[j - 1].isdigit() and i - j < 3:
-        j -= 1
-    if j > 0 and text[j - 1] in "#＃(（":
-        j -= 1
-    return i - j <= 3 and _at_sentence_start(text, j, last_cut)
-
-
-def _at_sentence_start(text: str, j: int, last_cut: int) -> bool:
-    k = j
-    while k > 0 and text[k - 1] in " \t\u3000":
-        k -= 1
-    return k == 0 or k == last_cut or text[k - 1] in "\n\r"
-
-
-def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
-    """Sentence ends that are not also line ends.
-
-    Rules (Japanese, English, mixed):
-    * 。｡！？!?． and runs of them end a sentence; closing brackets/quotes right after stay
-      with it, and so do spaces before the next sentence;
-    * no end inside 「」『』（）()【】 and similar; a bracket closed by the terminator's run ends
-      the sentence unless a quotative particle follows (「…。」と言った); a bracket left open
-      for more than a few hundred characters, or across a newline, is treated as stray;
-    * ASCII '.' ends a sentence only in English-sentence position: followed by white space
-      and not by a lower-case letter or a digit, and not after an abbreviation (Dr., e.g.,
-      b.i.d.), a single letter (E. coli, p. 45), or a list number at a sentence start (1.);
-    * ！？!? after a Latin word and glued to the next character (Yahoo!ニュース) is not an
-      end, nor is ． between digits or after a list number (６５．５, 1．血液).
-    """
-    n = len(text)
-    hi = n if hi is None else min(hi, n)
-    out: list[int] = []
-    stack: list[tuple[str, int]] = []  # open brackets before the current candidate
-    done = lo
-
-    def advance(upto: int) -> None:
-        """Bring the bracket stack up to ``upto``: only the text after the last line break
-        counts, because brackets never span lines."""
-        nonlocal done
-        if upto <= done:
-            return
-        start = done
-        br = _LAST_BREAK.search(text, done, upto)
-        if br is not None:
-            stack.clear()
-            start = br.end()
-        for b in _BRACKETS.finditer(text, start, upto):
-            ch = b.group()
-            if ch in _PAIR:
-                want = _PAIR[ch]
-                for k in range(len(stack) - 1, -1, -1):
-                    if stack[k][0] == want:
-                        del stack[k:]
-                        break
-            else:
-                stack.append((ch, b.start()))
-        done = upto
-
-    last_cut = lo
-    for m in _SENTENCE_CAND.finditer(text, lo, hi):
-        ts, te = m.span("term")
-        advance(ts)
-        while stack and stack[0][1] < ts - _MAX_QUOTE:
-            stack.pop(0)
-        depth_before = len(stack)
-        advance(m.end("close"))
-        depth_after = len(stack)
-        end = m.end()
-        term = m.group("term")
-        nxt = text[end] if end < n else ""
-        spaced = bool(m.group("space"))
-
-        if depth_after > 0:
-            continue  # still inside brackets
-        if depth_before > 0 and not m.group("close"):
-            continue
-        if nxt and not spaced and _QUOTATIVE.match(text, end):
-            continue  # 「…。」と言った / 行くの？と聞かれた
-        if nxt == "" or nxt in "\r\n\x0b\x0c\x85\u2028\u2029":
-            continue  # the line or the text ends here anyway: the line level has this cut
-
-        prev = text[ts - 1] if ts > 0 else ""
-        if set(term) <= {"."}:
-            if not spaced:
-                continue  # 3.5, a.html, 2024.3.15, e.g.
-            if _LATIN_LOWER.match(nxt) or nxt.isdigit():
-                continue  # e.g. bla, Fig. 3, No. 5, Ver. 2.0
-            token, tstart = _token_before(text, ts)
-            low = token.lower().lstrip("(\"'")
-            address = "@" in low or "://" in low or low.startswith("www.")
-            if not token or address:
-                pass  # a word, or an e-mail address / URL at the end of a sentence
-            elif low in _ABBREVIATIONS or "." in low:
-                continue  # Dr., et al., U.S., b.i.d.
-            elif low in _NUMBER_ABBREVIATIONS:
-                if nxt in "(#":
-                    continue  # Eq. (2), No. #3
-            elif len(low) == 1 and low.isalpha():
-                continue  # E. coli, p. 45, initials
-            elif low.lstrip("#(").rstrip(")").isdigit() and (
-                    _at_sentence_start(text, tstart, last_cut) or _CJK.match(nxt)):
-                continue  # 1. 高血圧 / #1. 高血圧症 / 高血圧 2. 糖尿病
-        elif set(term) <= {"!", "?"}:
-            if prev.isascii() and prev.isalnum() and not spaced:
-                continue  # Yahoo!ニュース
-        elif set(term) <= {"．"}:
-            if prev.isdigit() and not spaced and (nxt.isdigit() or _list_number_before(text, ts, last_cut)):
-                continue  # ６５．５ｋｇ, 1．血液検査 (but 術後POD1．発熱なし． ends)
-        p = _snap(text, end)
-        if 0 < p < n and (not out or out[-1] < p):
-            out.append(p)
-            last_cut = p
-    return out

@@ -8,11 +8,9 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-DEFAULT_OLLAMA_URL = "http://localhost:11434"
-DEFAULT_MODEL = "embeddinggemma"
+from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL
 
-__all__ = ["ollama_body", "ollama_body_json", "curl_command", "shell_quote", "DEFAULT_OLLAMA_URL",
-           "DEFAULT_MODEL"]
+__all__ = ["ollama_body", "ollama_body_json", "curl_command", "shell_quote"]
 
 
 def ollama_body(inputs: Sequence[str], model: str = DEFAULT_MODEL, truncate: bool = False) -> dict:

@@ -1,0 +1,44 @@
+"""Command line: a thin layer over the library (parse flags, call, print).
+
+One module per command; ``common`` holds the shared options and turns library errors
+into flag advice. Exit codes for every command: 0 success; 1 some input could not be
+processed (the rest was done and written); 2 usage error (nothing was done).
+"""
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .chunk import chunk_cmd
+from .common import CONTEXT
+from .embed import embed_cmd
+from .evaluate import eval_cmd, tune_cmd
+from .lint import lint_cmd
+from .plan import plan_cmd
+from .segment import segment_cmd
+from .serve import serve_cmd
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, prog_name="norishiro")
+def main() -> None:
+    """Chunk documents for RAG without cutting the facts inside them apart.
+
+    \b
+    Typical use:
+      norishiro chunk docs/ --size 400 --overlap 60 -o chunks.jsonl
+      norishiro chunk notes.md --tokenizer o200k_base --size 256
+      norishiro segment --level sentence notes.md --format text
+      norishiro plan --tokens 8000 --size 512 --overlap 64
+      norishiro lint notes/ --size 200 --facts auto
+
+    \b
+    Exit codes: 0 done; 1 some input could not be processed (the rest was written);
+    2 a flag or its value is wrong (nothing was done).
+    """
+
+
+for _cmd in (chunk_cmd, segment_cmd, plan_cmd, lint_cmd, embed_cmd, eval_cmd, tune_cmd, serve_cmd):
+    main.add_command(_cmd)
+
+__all__ = ["main"]

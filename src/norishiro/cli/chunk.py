@@ -1,0 +1,181 @@
+"""``norishiro chunk``: files, folders or standard input to chunks in any output format."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..api import iter_chunks
+from ..errors import NorishiroError
+from ..loaders import iter_paths
+from ..writers import WRITERS, OllamaBodyWriter, make_writer
+from .common import (CONTEXT, Problems, chunk_options, config_from_options, describe, err, load_inputs, parse_meta,
+                     runtime_for)
+from .stats import Stats, warn_context
+
+
+@click.command("chunk", context_settings=CONTEXT)
+@click.argument("paths", nargs=-1, type=str)
+@chunk_options
+@click.option("--plot", "sem_plot", default=None, metavar="FILE.html|FILE.png",
+              help="For semantic: draw the similarity curve, threshold and cuts.")
+@click.option("--format", "fmt", type=click.Choice(list(WRITERS)), default="jsonl", show_default=True,
+              help="jsonl: one object per chunk; json: one array; text: for reading; ollama: the "
+                   "/api/embed request body; curl: a ready curl command for it; parquet: a Parquet "
+                   "dataset in the -o folder (same columns as jsonl).")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="Processes chunking files in parallel; the output is identical to --workers 1.")
+@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="ray: run on Ray Data (norishiro[ray]); with --format parquet -o OUTDIR.")
+@click.option("--ray-address", default=None, metavar="ray://HOST:PORT",
+              help="An existing Ray cluster (default: start a local one).")
+@click.option("--model", default="embeddinggemma", show_default=True,
+              help="Embedding model named in the ollama/curl request.")
+@click.option("--truncate/--no-truncate", default=False, show_default=True,
+              help="--no-truncate (default) sends \"truncate\": false so Ollama fails on a chunk that "
+                   "does not fit instead of cutting it silently.")
+@click.option("--output", "-o", type=click.Path(writable=True), default=None,
+              help="Write here instead of standard output (a folder for --format parquet).")
+@click.option("--quiet", "-q", is_flag=True, help="No summary on standard error.")
+def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncate, output, quiet, **opts):
+    """Split PATHS (files, directories, or - for standard input) into chunks.
+
+    Each JSONL line holds doc_id, id, index, start, end, size and text; start and end are
+    exact offsets into the document body (front matter removed). A summary (documents,
+    chunks, longest, mean fill) goes to standard error. A file that cannot be decoded is
+    reported with its byte offset and skipped; the others are still written, and the exit
+    code is 1.
+
+    \b
+    Examples:
+      norishiro chunk docs/ --size 400 --overlap 60 -o chunks.jsonl
+      norishiro chunk notes.md --tokenizer o200k_base --size 256 --format text
+      norishiro chunk notes/ --size 300 --format curl --model bge-m3
+    """
+    config = config_from_options(opts)
+    meta = parse_meta(opts["meta"])
+    writer_cls = WRITERS[fmt]
+    if workers < 1:
+        raise click.UsageError("--workers must be at least 1")
+    parallel = workers > 1 or engine == "ray"
+    if parallel and ("-" in paths or not paths):
+        raise click.UsageError("--workers and --engine ray take files or folders, not standard input")
+    if parallel and sem_plot:
+        raise click.UsageError("--plot draws from one process: leave out --workers and --engine ray")
+    if sem_plot and not sem_plot.lower().endswith((".html", ".png")):
+        raise click.UsageError("--plot takes a .html or .png file name")
+    if (writer_cls.to_folder or engine == "ray") and not output:
+        raise click.UsageError(f"--format {fmt} and --engine ray write a folder: give -o OUTDIR")
+    if engine == "ray" and fmt != "parquet":
+        raise click.UsageError("--engine ray writes Parquet: add --format parquet")
+    if output and not writer_cls.to_folder and Path(output).is_dir():
+        raise click.UsageError(f"-o {output} is a folder; give a file name (folders are for --format parquet)")
+    from ..scale import FileJob
+
+    job = FileJob(config, opts["encoding"], meta)
+    runtime = runtime_for(config) if not parallel else {}
+    unit = config.unit
+    problems = Problems()
+    stats = Stats(config.size)
+    if engine == "ray":
+        _chunk_with_ray(paths, job, output, ray_address, stats, problems)
+    else:
+        traces = []
+        rows = _parallel_rows(paths, job, workers, stats, problems) if parallel else \
+            _serial_rows(paths, job, runtime, stats, problems, traces if sem_plot else None)
+        try:
+            out = None if writer_cls.to_folder else (open(output, "w", encoding="utf-8") if output else sys.stdout)
+            writer = make_writer(fmt, output if writer_cls.to_folder else out, unit=unit, model=model,
+                                 truncate=truncate, ollama_url=opts["ollama_url"])
+        except ImportError as e:
+            raise click.UsageError(str(e)) from None
+        try:
+            for r in rows:
+                stats.add(r)
+                writer.write(r)
+            if isinstance(writer, OllamaBodyWriter):
+                warn_context(writer.inputs, model)
+            writer.close()
+        finally:
+            if output and out is not None:
+                out.close()
+        if sem_plot:
+            _write_plots(traces, sem_plot)
+    if not quiet:
+        stats.report(unit, output)
+    if stats.over:
+        err(f"warning: {stats.over} chunk(s) exceed the budget: each is a single grapheme larger "
+            f"than {config.size} {unit}; raise --size")
+    if problems:
+        err(f"{len(problems)} input(s) failed; the rest was written. Fix them and run again.")
+        sys.exit(1)
+
+
+def _serial_rows(paths, job, runtime, stats, problems, traces):
+    for doc in load_inputs(paths, job.encoding, problems, job.metadata):
+        stats.docs += 1
+        kw = dict(runtime)
+        if traces is not None:
+            from ..chunkers.semantic import SemanticTrace
+
+            kw["trace"] = SemanticTrace()
+            traces.append((doc.id, kw["trace"]))
+        try:
+            for c in iter_chunks(doc, job.config, **kw):
+                yield c.to_dict()
+        except NorishiroError as e:  # this document fails; the others go on
+            problems.add(describe(e))
+
+
+def _existing_files(paths, problems):
+    files = []
+    for raw in paths:
+        if not Path(raw).exists():
+            problems.add(f"{raw}: no such file or directory")
+        files += [str(p) for p in iter_paths([raw])]
+    return files
+
+
+def _parallel_rows(paths, job, workers, stats, problems):
+    from ..scale import parallel_chunk_rows
+
+    for _path, got, problem in parallel_chunk_rows(_existing_files(paths, problems), job, workers):
+        if problem and problem.startswith("warning:"):
+            err(problem)
+        elif problem:
+            problems.add(problem)
+        else:
+            stats.docs += 1
+            yield from got
+
+
+def _chunk_with_ray(paths, job, output, address, stats, problems) -> None:
+    try:
+        from ..scale.ray import chunk_files_to_parquet
+    except ImportError:
+        raise click.UsageError("--engine ray needs Ray: pip install 'norishiro[ray]'") from None
+    files = _existing_files(paths, problems)
+    if not files:
+        return
+    try:
+        sizes = chunk_files_to_parquet(files, job, output, address)
+    except ImportError:
+        raise click.UsageError("--engine ray needs Ray: pip install 'norishiro[ray]'") from None
+    for size in sizes:
+        stats.add({"size": size})
+    stats.docs = len(files)
+
+
+def _write_plots(traces, plot: str) -> None:
+    from ..analysis.plot import similarity_plot
+
+    base = Path(plot)
+    for i, (doc_id, tr) in enumerate(traces):
+        p = base if len(traces) == 1 else base.with_name(f"{base.stem}-{i}{base.suffix}")
+        try:
+            similarity_plot(tr, p, title=str(doc_id))
+            err(f"plot: {p}")
+        except RuntimeError as e:
+            err(f"error: {e}")
+

@@ -1,0 +1,73 @@
+"""Parquet output: chunk rows as a folder of Parquet files, and vector files.
+
+``headings`` and ``metadata`` are stored as JSON text so that every file has the same
+column types whatever the documents hold (the Ray output has the same columns).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+__all__ = ["ROW_COLUMNS", "ParquetWriter", "write_vectors_parquet", "read_vectors_parquet"]
+
+ROW_COLUMNS = ("doc_id", "id", "index", "start", "end", "size", "text", "headings", "section", "metadata",
+               "embed_text")
+
+
+def _pyarrow():
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise ImportError("Parquet needs pyarrow: pip install 'norishiro[parquet]'") from None
+    return pa, pq
+
+
+class ParquetWriter:
+    """Rows to ``folder/part-NNNNN.parquet``, replacing the folder's Parquet files."""
+
+    to_folder = True
+
+    def __init__(self, folder: str | os.PathLike, rows_per_file: int = 50_000, **_options: Any):
+        self.pa, self.pq = _pyarrow()
+        self.out = Path(folder)
+        self.out.mkdir(parents=True, exist_ok=True)
+        for old in self.out.glob("*.parquet"):
+            old.unlink()
+        self.rows_per_file = rows_per_file
+        self.part = 0
+        self.count = 0
+        self.buf: list[dict[str, Any]] = []
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.buf.append(row)
+        self.count += 1
+        if len(self.buf) >= self.rows_per_file:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self.buf:
+            return
+        cols = {k: [r[k] for r in self.buf] for k in ROW_COLUMNS}
+        for k in ("headings", "metadata"):
+            cols[k] = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in cols[k]]
+        self.pq.write_table(self.pa.table(cols), self.out / f"part-{self.part:05d}.parquet")
+        self.part += 1
+        self.buf.clear()
+
+    def close(self) -> None:
+        self._flush()
+
+
+def write_vectors_parquet(path: str | os.PathLike, ids: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
+    pa, pq = _pyarrow()
+    pq.write_table(pa.table({"id": list(ids), "vector": [list(v) for v in vectors]}), path)
+
+
+def read_vectors_parquet(path: str | os.PathLike, ids_only: bool = False) -> tuple[list[str], list[list[float]]]:
+    _, pq = _pyarrow()
+    t = pq.read_table(path, columns=["id"] if ids_only else None)
+    ids = [str(x) for x in t.column("id").to_pylist()]
+    return ids, ([] if ids_only else t.column("vector").to_pylist())
