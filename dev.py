@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Set up a virtual environment and run a task. Needs only python3 (with venv) and pip.
 
-    python3 dev.py example   # install, chunk the bundled examples (chunks.jsonl), plan, embed offline
-    python3 dev.py test      # install with test extras, run the whole test suite
-    python3 dev.py bench     # install the peers too, run the benchmarks (slow)
+python3 dev.py example   # install, chunk the bundled examples (chunks.jsonl), plan, embed offline
+python3 dev.py test      # install with test extras, run the whole test suite
+python3 dev.py bench     # install the peers too, run the benchmarks (slow)
 """
+
 from __future__ import annotations
 
 import os
@@ -36,13 +37,13 @@ def main(argv: list[str]) -> int:
     try:
         if task == "example":
             setup("local")
-            run(BIN / "norishiro", "chunk", "examples/", "--size", "300", "--overlap", "40",
-                "-o", "chunks.jsonl")
-            run(BIN / "norishiro", "plan", "examples/", "--unit", "tokens", "--size", "128",
-                "--overlap", "16")
+            run(BIN / "norishiro", "chunk", "examples/", "--size", "300", "--overlap", "40", "-o", "chunks.jsonl")
+            run(BIN / "norishiro", "plan", "examples/", "--unit", "tokens", "--size", "128", "--overlap", "16")
             run(BIN / "norishiro", "embed", "chunks.jsonl", "--embedder", "local", "-o", "vectors.jsonl")
         elif task == "test":
             setup("test,local,parquet,plot,serve,browser,ray")
+            run(PY, "-m", "ruff", "check", ".")
+            run(PY, "-m", "ruff", "format", "--check", ".")
             run(PY, "-m", "pytest", "-q", *argv[2:])
         elif task == "bench":
             setup("test,local,parquet,plot,serve,browser,ray,bench")

@@ -11,6 +11,7 @@ The Debian Reference ships a plain-text edition in both languages
 characters). Each is split into one document per chapter/appendix, so throughput is
 measured per document, as a RAG ingestion job sees it.
 """
+
 from __future__ import annotations
 
 import gzip

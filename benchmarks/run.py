@@ -14,6 +14,7 @@ removed, ends with a terminator (。．.!?！？ and closing brackets/quotes aft
 a newline follows it in the document, or it is the document's last chunk. Fill is mean
 chunk size / budget. Over budget counts chunks whose own size exceeds the budget.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,8 @@ import statistics
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 warnings.filterwarnings("ignore")
 HERE = Path(__file__).resolve().parent
@@ -50,24 +51,28 @@ def char_chunkers(size: int, overlap: int = 0) -> dict[str, Callable[[str], list
     }
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
+
         lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap)
         out["langchain"] = lc.split_text
     except ImportError:
         pass
     try:
         import semchunk
+
         sc = semchunk.chunkerify(len, size)
         out["semchunk"] = (lambda t: sc(t, overlap=overlap)) if overlap else sc
     except ImportError:
         pass
     try:
         from semantic_text_splitter import TextSplitter
+
         ts = TextSplitter(size, overlap=overlap)
         out["semantic-text-splitter (Rust)"] = ts.chunks
     except ImportError:
         pass
     try:
         from chonkie import RecursiveChunker
+
         if not overlap:  # its recursive chunker has no overlap
             ck = RecursiveChunker(tokenizer="character", chunk_size=size)
             out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
@@ -106,20 +111,24 @@ def token_chunkers(size: int, sizer: TiktokenSizer, overlap: int = 0) -> dict[st
         pass
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
+
         # what from_tiktoken_encoder builds, with the offline encoding
-        lc = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap,
-                                            length_function=lambda t: len(enc.encode_ordinary(t)))
+        lc = RecursiveCharacterTextSplitter(
+            chunk_size=size, chunk_overlap=overlap, length_function=lambda t: len(enc.encode_ordinary(t))
+        )
         out["langchain"] = lc.split_text
     except ImportError:
         pass
     try:
         from semantic_text_splitter import TextSplitter
+
         ts = TextSplitter.from_tiktoken_model("gpt-4o", size, overlap=overlap)  # o200k_base, bundled in the wheel
         out["semantic-text-splitter (Rust)"] = ts.chunks
     except ImportError:
         pass
     try:
         from chonkie import RecursiveChunker
+
         if not overlap:  # its recursive chunker has no overlap
             ck = RecursiveChunker(tokenizer=enc, chunk_size=size)
             out["chonkie"] = lambda t: [c.text for c in ck.chunk(t)]
@@ -205,10 +214,14 @@ def run_mode(mode: str, reps: int, overlap_share: float = 0.0) -> str:
         times = bench(docs, chunkers, reps)
         med = {n: statistics.median(v) for n, v in times.items()}
         ref = med["norishiro"]
-        lines.append(f"\n### {mode} mode, size {size}{' o200k_base tokens' if mode == 'tokens' else ' characters'}"
-                     f"{f', overlap {overlap}' if overlap else ''}, "
-                     f"{lang} corpus: {len(docs)} documents, {mb:.2f} MB UTF-8\n")
-        lines.append("| chunker | MB/s | time ratio vs norishiro | chunks | over budget | ends at sentence end | mean fill |")
+        lines.append(
+            f"\n### {mode} mode, size {size}{' o200k_base tokens' if mode == 'tokens' else ' characters'}"
+            f"{f', overlap {overlap}' if overlap else ''}, "
+            f"{lang} corpus: {len(docs)} documents, {mb:.2f} MB UTF-8\n"
+        )
+        lines.append(
+            "| chunker | MB/s | time ratio vs norishiro | chunks | over budget | ends at sentence end | mean fill |"
+        )
         lines.append("|---|---:|---:|---:|---:|---:|---:|")
         for n in chunkers:
             speed = mb / med[n]
@@ -218,9 +231,11 @@ def run_mode(mode: str, reps: int, overlap_share: float = 0.0) -> str:
             if hasattr(chunkers[n], "reset"):
                 chunkers[n].reset()
             q = quality(docs, chunkers[n], size, count)
-            lines.append(f"| {n} | {speed:.2f} | {med[n] / ref:.2f} | {q['chunks']} | {q['over']} | "
-                         f"{q['sentence_end']:.1%} | {q['fill']:.1%} |")
-        print("\n".join(lines[-(len(chunkers) + 3):]), flush=True)
+            lines.append(
+                f"| {n} | {speed:.2f} | {med[n] / ref:.2f} | {q['chunks']} | {q['over']} | "
+                f"{q['sentence_end']:.1%} | {q['fill']:.1%} |"
+            )
+        print("\n".join(lines[-(len(chunkers) + 3) :]), flush=True)
     return "\n".join(lines)
 
 
@@ -228,17 +243,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--mode", choices=["chars", "tokens", "both"], default="both")
-    ap.add_argument("--overlap", type=float, default=0.0,
-                    help="overlap as a share of the size for every chunker that has one (Chonkie's "
-                         "recursive chunker has none and is left out), e.g. 0.125")
+    ap.add_argument(
+        "--overlap",
+        type=float,
+        default=0.0,
+        help="overlap as a share of the size for every chunker that has one (Chonkie's "
+        "recursive chunker has none and is left out), e.g. 0.125",
+    )
     ap.add_argument("--out", default=str(HERE / "out" / "latest.md"))
     args = ap.parse_args()
     ov = f" --overlap {args.overlap:g}" if args.overlap else ""
-    header = (f"Command: `python benchmarks/run.py --reps {args.reps} --mode {args.mode}{ov}`  \n"
-              f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-              f"{__import__('os').cpu_count()} cores; time ratio > 1 means slower than norishiro.\n")
+    header = (
+        f"Command: `python benchmarks/run.py --reps {args.reps} --mode {args.mode}{ov}`  \n"
+        f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+        f"{__import__('os').cpu_count()} cores; time ratio > 1 means slower than norishiro.\n"
+    )
     body = []
-    for mode in (["chars", "tokens"] if args.mode == "both" else [args.mode]):
+    for mode in ["chars", "tokens"] if args.mode == "both" else [args.mode]:
         body.append(run_mode(mode, args.reps, args.overlap))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

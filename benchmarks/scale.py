@@ -7,6 +7,7 @@ wall time and peak memory (RSS of the whole process tree) of each run.
 The corpus is made from benchmarks/corpus (build_corpus.py): every document is cut into
 pieces of about 4,000 characters, copied round-robin until --files files exist.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,7 @@ def make_corpus(dest: Path, n: int) -> tuple[int, int]:
     texts = [p.read_text(encoding="utf-8") for p in sorted((HERE / "corpus").glob("*/*.txt"))]
     if not texts:
         sys.exit("run benchmarks/build_corpus.py first")
-    pieces = [t[i:i + 4000] for t in texts for i in range(0, len(t), 4000)]
+    pieces = [t[i : i + 4000] for t in texts for i in range(0, len(t), 4000)]
     dest.mkdir(parents=True, exist_ok=True)
     total = 0
     for i in range(n):
@@ -56,11 +57,15 @@ def main() -> None:
         print(f"corpus: {n} files, {nbytes / 1e6:.1f} MB UTF-8 (machine: {os.cpu_count()} cores)")
         print("| run | seconds | MB/s | peak RSS of the largest process (MiB) |")
         print("|---|---:|---:|---:|")
-        for label, extra in [("serial, JSONL", ["-o", str(tmp / "a.jsonl")]),
-                             ("--workers 2, JSONL", ["--workers", "2", "-o", str(tmp / "b.jsonl")]),
-                             ("serial, Parquet", ["--format", "parquet", "-o", str(tmp / "pq")]),
-                             ("--engine ray (local, 2 CPUs), Parquet", ["--engine", "ray", "--format", "parquet",
-                                                                     "-o", str(tmp / "ray")])]:
+        for label, extra in [
+            ("serial, JSONL", ["-o", str(tmp / "a.jsonl")]),
+            ("--workers 2, JSONL", ["--workers", "2", "-o", str(tmp / "b.jsonl")]),
+            ("serial, Parquet", ["--format", "parquet", "-o", str(tmp / "pq")]),
+            (
+                "--engine ray (local, 2 CPUs), Parquet",
+                ["--engine", "ray", "--format", "parquet", "-o", str(tmp / "ray")],
+            ),
+        ]:
             try:
                 dt, rss = run(base + extra)
             except subprocess.CalledProcessError as e:

@@ -9,6 +9,7 @@ the semantic breakpoints are compared with the section starts that norishiro.con
 (Markdown headings, 【labels】, SOAP lines ...). A breakpoint counts as "at a section change"
 when it lies within one character of a section start.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,9 +35,12 @@ def main() -> None:
     ap.add_argument("--window", type=int, default=0)
     ap.add_argument("--method", default="percentile")
     ap.add_argument("--param", type=float, default=None)
-    ap.add_argument("--structure", action="store_true",
-                    help="chunk the documents as norishiro does by default (sections are not crossed) "
-                         "and count every chunk end, not only the semantic breakpoints")
+    ap.add_argument(
+        "--structure",
+        action="store_true",
+        help="chunk the documents as norishiro does by default (sections are not crossed) "
+        "and count every chunk end, not only the semantic breakpoints",
+    )
     ap.add_argument("--cache", default=".norishiro-cache/embeddings.sqlite")
     args = ap.parse_args()
     emb, cache = get_embedder(args.embedder), EmbeddingCache(args.cache)
@@ -46,20 +50,32 @@ def main() -> None:
         doc = norishiro.load_document(p)
         starts = [s.start for s in find_sections(doc.text)[1:]]
         tr = SemanticTrace()
-        chunks = norishiro.chunk(doc if args.structure else doc.text, size=1000 if not args.structure else 256,
-                                 unit="chars" if not args.structure else "tokens", strategy="semantic",
-                                 semantic={"embedder": emb, "cache": cache, "trace": tr, "window": args.window,
-                                           "method": args.method, "param": args.param})
+        chunks = norishiro.chunk(
+            doc if args.structure else doc.text,
+            size=1000 if not args.structure else 256,
+            unit="chars" if not args.structure else "tokens",
+            strategy="semantic",
+            semantic={
+                "embedder": emb,
+                "cache": cache,
+                "trace": tr,
+                "window": args.window,
+                "method": args.method,
+                "param": args.param,
+            },
+        )
         cuts = [c.end for c in chunks[:-1]] if args.structure else [tr.pair_ends[i] for i in tr.breakpoints]
         bps += len(cuts)
         at += sum(any(abs(c - s) <= 1 for s in starts) for c in cuts)
         starts_total += len(starts)
         found += sum(any(abs(c - s) <= 1 for c in cuts) for s in starts)
     what = "chunk ends (size 256 tokens, sections kept)" if args.structure else "breakpoints"
-    print(f"embedder {emb.name}, window {args.window}, {args.method} {args.param or 'default'}: "
-          f"{bps} {what}, {at} ({at / max(1, bps):.0%}) at section changes; "
-          f"{found} of {starts_total} section changes ({found / max(1, starts_total):.0%}) got a breakpoint; "
-          f"{time.time() - t0:.1f} s")
+    print(
+        f"embedder {emb.name}, window {args.window}, {args.method} {args.param or 'default'}: "
+        f"{bps} {what}, {at} ({at / max(1, bps):.0%}) at section changes; "
+        f"{found} of {starts_total} section changes ({found / max(1, starts_total):.0%}) got a breakpoint; "
+        f"{time.time() - t0:.1f} s"
+    )
 
 
 if __name__ == "__main__":

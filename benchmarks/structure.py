@@ -7,6 +7,7 @@ text: the same corpus chunked with ``structure=False`` and ``structure=True``.
 Prints the best time of ``--reps`` runs over each corpus (sections, tables and lists are
 found, chunks do not cross sections, headings stay with their text).
 """
+
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,5 @@
 """Helpers for tests on the fictional clinical samples and fixtures copied into tests/data."""
+
 from __future__ import annotations
 
 import json

@@ -7,6 +7,7 @@ not pulled, 400 "the input length exceeds the context length" when truncate is f
 injected faults: 5xx answers and a crash (the listening socket closes mid-run). Token
 counts are simulated as characters; vectors are deterministic functions of the text.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,8 +22,14 @@ def fake_vector(text: str, dim: int = 8) -> list[float]:
 
 
 class FakeOllama:
-    def __init__(self, models=("embeddinggemma",), context: int = 2048, port: int = 0,
-                 crash_after: int | None = None, fail_5xx: int = 0):
+    def __init__(
+        self,
+        models=("embeddinggemma",),
+        context: int = 2048,
+        port: int = 0,
+        crash_after: int | None = None,
+        fail_5xx: int = 0,
+    ):
         self.models = set(models)
         self.context = context
         self.crash_after = crash_after  # successful /api/embed answers before crashing
@@ -74,8 +81,14 @@ class FakeOllama:
                     return
                 server._answers.append(1)
                 server.embedded.extend(inputs)
-                return self._send(200, {"model": model, "embeddings": [fake_vector(t) for t in inputs],
-                                        "prompt_eval_count": sum(len(t) for t in inputs)})
+                return self._send(
+                    200,
+                    {
+                        "model": model,
+                        "embeddings": [fake_vector(t) for t in inputs],
+                        "prompt_eval_count": sum(len(t) for t in inputs),
+                    },
+                )
 
         self._answers: list[int] = []
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)

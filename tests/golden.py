@@ -7,6 +7,7 @@ has been built, the benchmark corpus, in every configuration of ``CONFIGS``;
 examples keep their spans (a difference shows where); the benchmark corpus, which is large,
 keeps a hash per document and configuration.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -26,13 +27,28 @@ CONFIGS: dict[str, dict] = {
     "chars-fixed-256-overlap-32": {"size": 256, "overlap": 32, "strategy": "fixed"},
     "chars-plain-500-overlap-50": {"size": 500, "overlap": 50, "structure": False},
     "o200k-recursive-128-overlap-16": {"size": 128, "overlap": 16, "unit": "tokens", "tokenizer": "o200k_base"},
-    "cl100k-fixed-100-overlap-20": {"size": 100, "overlap": 20, "strategy": "fixed", "unit": "tokens",
-                                    "tokenizer": "cl100k_base"},
-    "o200k-headers-200-overlap-30": {"size": 200, "overlap": 30, "unit": "tokens", "tokenizer": "o200k_base",
-                                     "header_keys": ["patient_id", "date", "section"]},
+    "cl100k-fixed-100-overlap-20": {
+        "size": 100,
+        "overlap": 20,
+        "strategy": "fixed",
+        "unit": "tokens",
+        "tokenizer": "cl100k_base",
+    },
+    "o200k-headers-200-overlap-30": {
+        "size": 200,
+        "overlap": 30,
+        "unit": "tokens",
+        "tokenizer": "o200k_base",
+        "header_keys": ["patient_id", "date", "section"],
+    },
     "chars-semantic-hash-300": {"size": 300, "strategy": "semantic"},
-    "o200k-semantic-hash-150-overlap-20": {"size": 150, "overlap": 20, "strategy": "semantic", "unit": "tokens",
-                                           "tokenizer": "o200k_base"},
+    "o200k-semantic-hash-150-overlap-20": {
+        "size": 150,
+        "overlap": 20,
+        "strategy": "semantic",
+        "unit": "tokens",
+        "tokenizer": "o200k_base",
+    },
     "chars-cross-sections-400": {"size": 400, "cross_sections": True},
 }
 # the benchmark corpus is large: the configurations the benchmarks run
@@ -71,8 +87,10 @@ def inputs() -> dict[str, object]:
 def corpus_inputs() -> dict[str, object]:
     import norishiro
 
-    return {f"corpus/{p.parent.name}/{p.name}": norishiro.Document(p.read_text(encoding="utf-8"), id=p.name)
-            for p in sorted(CORPUS.glob("*/*.txt"))}
+    return {
+        f"corpus/{p.parent.name}/{p.name}": norishiro.Document(p.read_text(encoding="utf-8"), id=p.name)
+        for p in sorted(CORPUS.glob("*/*.txt"))
+    }
 
 
 def digest(spans: list[list[int]]) -> str:

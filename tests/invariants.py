@@ -1,4 +1,5 @@
 """The invariants every chunker keeps (DESIGN.md), as one checking function."""
+
 from __future__ import annotations
 
 import regex
@@ -27,7 +28,7 @@ def check_chunks(text: str, chunks, size: int, count=len, overlap: int = 0) -> N
     prev_start, covered = -1, 0
     for i, c in enumerate(chunks):
         assert c.index == i
-        assert text[c.start:c.end] == c.text, "offsets are not exact"
+        assert text[c.start : c.end] == c.text, "offsets are not exact"
         assert c.start > prev_start, "starts must strictly increase"
         assert c.start <= covered, f"gap before chunk {i}: text lost"
         assert c.end > covered, f"chunk {i} adds nothing new"

@@ -3,6 +3,7 @@
 The seed text is not copied into the repo, so tests that need it skip (with this reason)
 when the folder is absent.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,10 @@ import pytest
 from clinical import ROOT
 
 SEEDS = ROOT.parent / "shared" / "seeds"
-needs_seeds = pytest.mark.skipif(not any(SEEDS.glob("002_*.txt")) if SEEDS.is_dir() else True,
-                                 reason="needs the seed documents in ../shared/seeds beside the checkout")
+needs_seeds = pytest.mark.skipif(
+    not any(SEEDS.glob("002_*.txt")) if SEEDS.is_dir() else True,
+    reason="needs the seed documents in ../shared/seeds beside the checkout",
+)
 
 
 def seed002_raw() -> str:
@@ -22,8 +25,8 @@ def seed002_raw() -> str:
 
 def seed002_body() -> dict:
     seed = seed002_raw()
-    tail = seed[seed.index("/api/embed 用のJSONボディ"):]
-    return json.loads(tail[tail.index("{"): tail.index("}") + 1])
+    tail = seed[seed.index("/api/embed 用のJSONボディ") :]
+    return json.loads(tail[tail.index("{") : tail.index("}") + 1])
 
 
 def seed002_text() -> str:

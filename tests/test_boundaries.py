@@ -25,26 +25,29 @@ def test_fixture_cases_pass_at_least_66_of_68():
     assert len(hard) - len(failed) >= 66, failed
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("彼は「もう帰る。」と言った。次。", ["彼は「もう帰る。」と言った。", "次。"]),
-    ("Dr. Smith came. He left.", ["Dr. Smith came. ", "He left."]),
-    ("The dose was 3.5 mg. e.g. this stays.", ["The dose was 3.5 mg. e.g. this stays."]),
-    ("See https://a.example.com/x.html now. Next", ["See https://a.example.com/x.html now. ", "Next"]),
-    ("すごい!!本当に!?", ["すごい!!", "本当に!?"]),
-    # units are not abbreviations; number abbreviations only before a number
-    ("The dose was 3.5 mg. Next day it stopped.", ["The dose was 3.5 mg. ", "Next day it stopped."]),
-    ("What? No. Yes!", ["What? ", "No. ", "Yes!"]),
-    ("No. 5 was used. Eq. (2) holds.", ["No. 5 was used. ", "Eq. (2) holds."]),
-    # an e-mail address or URL can end a sentence
-    ("Contact a.b@example.co.jp. Thanks.", ["Contact a.b@example.co.jp. ", "Thanks."]),
-    # a list number inside a Japanese line, and particles that continue a quotation
-    ("1. 高血圧 2. 糖尿病", ["1. 高血圧 2. 糖尿病"]),
-    ("「痛い。」などと訴えた。次。", ["「痛い。」などと訴えた。", "次。"]),
-    ("「大丈夫。」が口癖だ。「行く。」がんの話。", ["「大丈夫。」が口癖だ。", "「行く。」", "がんの話。"]),
-    # a full-width period after a digit: decimal or list number, else an end
-    ("術後POD1．発熱なし．体重６５．５ｋｇ．", ["術後POD1．", "発熱なし．", "体重６５．５ｋｇ．"]),
-    ("1．血液検査 異常なし．", ["1．血液検査 異常なし．"]),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("彼は「もう帰る。」と言った。次。", ["彼は「もう帰る。」と言った。", "次。"]),
+        ("Dr. Smith came. He left.", ["Dr. Smith came. ", "He left."]),
+        ("The dose was 3.5 mg. e.g. this stays.", ["The dose was 3.5 mg. e.g. this stays."]),
+        ("See https://a.example.com/x.html now. Next", ["See https://a.example.com/x.html now. ", "Next"]),
+        ("すごい!!本当に!?", ["すごい!!", "本当に!?"]),
+        # units are not abbreviations; number abbreviations only before a number
+        ("The dose was 3.5 mg. Next day it stopped.", ["The dose was 3.5 mg. ", "Next day it stopped."]),
+        ("What? No. Yes!", ["What? ", "No. ", "Yes!"]),
+        ("No. 5 was used. Eq. (2) holds.", ["No. 5 was used. ", "Eq. (2) holds."]),
+        # an e-mail address or URL can end a sentence
+        ("Contact a.b@example.co.jp. Thanks.", ["Contact a.b@example.co.jp. ", "Thanks."]),
+        # a list number inside a Japanese line, and particles that continue a quotation
+        ("1. 高血圧 2. 糖尿病", ["1. 高血圧 2. 糖尿病"]),
+        ("「痛い。」などと訴えた。次。", ["「痛い。」などと訴えた。", "次。"]),
+        ("「大丈夫。」が口癖だ。「行く。」がんの話。", ["「大丈夫。」が口癖だ。", "「行く。」", "がんの話。"]),
+        # a full-width period after a digit: decimal or list number, else an end
+        ("術後POD1．発熱なし．体重６５．５ｋｇ．", ["術後POD1．", "発熱なし．", "体重６５．５ｋｇ．"]),
+        ("1．血液検査 異常なし．", ["1．血液検査 異常なし．"]),
+    ],
+)
 def test_sentence_rules(text, expected):
     assert _sentences(text) == expected
 
@@ -54,8 +57,11 @@ def test_units_concatenate_back_and_keep_separators():
     for level in ("paragraph", "line", "sentence", "clause", "word"):
         units = norishiro.segment(text, level)
         assert "".join(u["text"] for u in units) == text
-        assert all(text[u["start"]:u["end"]] == u["text"] for u in units)
-    assert [u["text"] for u in norishiro.segment(text, "paragraph")] == ["段落一の文。二文目！\n\n", "段落二、節あり。\r\nEnd. Of text"]
+        assert all(text[u["start"] : u["end"]] == u["text"] for u in units)
+    assert [u["text"] for u in norishiro.segment(text, "paragraph")] == [
+        "段落一の文。二文目！\n\n",
+        "段落二、節あり。\r\nEnd. Of text",
+    ]
 
 
 def test_no_cut_between_cr_and_lf_or_before_combining_mark():

@@ -38,7 +38,7 @@ def test_chunk_files_and_directories_with_summary(tmp_path):
 
 def test_bad_utf8_names_file_and_byte_and_keeps_going(tmp_path):
     (tmp_path / "good.txt").write_text("ok text.", encoding="utf-8")
-    (tmp_path / "bad.txt").write_bytes("正しい\n".encode("utf-8") + b"\xff\xfe broken")
+    (tmp_path / "bad.txt").write_bytes("正しい\n".encode() + b"\xff\xfe broken")
     out = tmp_path / "o.jsonl"
     r = run(["chunk", str(tmp_path / "bad.txt"), str(tmp_path / "good.txt"), "-o", str(out), "--size", "20"])
     assert r.exit_code == 1

@@ -1,4 +1,5 @@
 """Done-when of the core issue on the fictional clinical notes in tests/data, single newlines removed."""
+
 import pytest
 
 import norishiro

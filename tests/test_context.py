@@ -1,4 +1,5 @@
 """Context headers, sections and Markdown structure (seed 003 §5)."""
+
 import json
 
 import pytest
@@ -19,8 +20,9 @@ def test_clinical_samples_with_header_at_256_tokens():
     known = total = 0
     for p in sample_paths():
         doc = norishiro.load_document(p)
-        chunks = norishiro.chunk(doc, size=256, unit="tokens", tokenizer="o200k_base",
-                                 header_keys=["patient_id", "date", "section"])
+        chunks = norishiro.chunk(
+            doc, size=256, unit="tokens", tokenizer="o200k_base", header_keys=["patient_id", "date", "section"]
+        )
         check_chunks(doc.text, chunks, 256, tiktoken_count())
         pid, date = doc.metadata["patient_id"], str(doc.metadata["date"])
         for c in chunks:
@@ -36,8 +38,10 @@ def test_clinical_samples_with_header_at_256_tokens():
 
 def test_seed003_header_format():
     r = HeaderRenderer(["patient_id", "date", "section"])
-    assert r.render({"patient_id": "12345", "date": "2026-02-18"}, ["Assessment"]) == \
-        "(Metadata: Patient_ID=12345, Date=2026-02-18, Section=Assessment)\n"
+    assert (
+        r.render({"patient_id": "12345", "date": "2026-02-18"}, ["Assessment"])
+        == "(Metadata: Patient_ID=12345, Date=2026-02-18, Section=Assessment)\n"
+    )
     t = HeaderRenderer(None, "[{patient_id}] {section}")
     assert t.render({"patient_id": "P"}, ["A", "B"]) == "[P] A > B\n"
 
@@ -55,8 +59,10 @@ def test_header_too_big_is_an_error_naming_the_document():
 
 
 def test_sections_from_markdown_and_labels():
-    text = ("# 退院サマリ\n\n【主訴】\n発熱\n\n■ 2026/1/20\nS：頭痛あり。\nO）BT 36.8℃。\nA: 緊張型頭痛。\n"
-            "P：経過観察。\n\n1. 現病歴\n高血圧で通院中。\n\n[既往歴]\nなし\n\nTitle\n=====\ntext\n")
+    text = (
+        "# 退院サマリ\n\n【主訴】\n発熱\n\n■ 2026/1/20\nS：頭痛あり。\nO）BT 36.8℃。\nA: 緊張型頭痛。\n"
+        "P：経過観察。\n\n1. 現病歴\n高血圧で通院中。\n\n[既往歴]\nなし\n\nTitle\n=====\ntext\n"
+    )
     secs = find_sections(text)
     paths = [" > ".join(s.headings) for s in secs]
     assert "退院サマリ > 主訴" in paths
@@ -64,7 +70,7 @@ def test_sections_from_markdown_and_labels():
     assert "退院サマリ > 2026/1/20 > Assessment" in paths
     assert "退院サマリ > 2026/1/20 > 現病歴" in paths or "退院サマリ > 現病歴" in paths
     assert "退院サマリ > 既往歴" in paths and paths[-1] == "Title"
-    assert "".join(text[s.start:s.end] for s in secs) == text
+    assert "".join(text[s.start : s.end] for s in secs) == text
 
 
 def test_chunks_do_not_cross_sections_unless_asked():
@@ -114,12 +120,26 @@ def test_cli_header_meta_and_jsonl_fields(tmp_path):
     p = tmp_path / "note.txt"
     p.write_text("【評価】\n血圧は130/80で安定。降圧剤の増量は不要と判断。\n", encoding="utf-8")
     (tmp_path / "note.meta.json").write_text(json.dumps({"date": "2026-02-18"}), encoding="utf-8")
-    r = CliRunner().invoke(main, ["chunk", str(p), "--size", "200", "--meta", "patient_id=12345",
-                                  "--header-keys", "patient_id,date,section", "-q"])
+    r = CliRunner().invoke(
+        main,
+        [
+            "chunk",
+            str(p),
+            "--size",
+            "200",
+            "--meta",
+            "patient_id=12345",
+            "--header-keys",
+            "patient_id,date,section",
+            "-q",
+        ],
+    )
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
-    assert d["embed_text"] == ("(Metadata: Patient_ID=12345, Date=2026-02-18, Section=評価)\n"
-                               "【評価】\n血圧は130/80で安定。降圧剤の増量は不要と判断。\n")
+    assert d["embed_text"] == (
+        "(Metadata: Patient_ID=12345, Date=2026-02-18, Section=評価)\n"
+        "【評価】\n血圧は130/80で安定。降圧剤の増量は不要と判断。\n"
+    )
     assert d["section"] == "評価" and d["headings"] == ["評価"]
     assert d["metadata"] == {"date": "2026-02-18", "patient_id": "12345"}
     assert d["size"] == len(d["embed_text"])
@@ -136,8 +156,9 @@ def test_a_heading_is_never_a_chunk_of_its_own_when_its_text_can_follow():
     chunks = norishiro.chunk(doc, size=200)
     check_chunks(text, chunks, 200)
     for c in chunks:
-        body = [ln for ln in c.text.splitlines() if ln.strip() and not ln.startswith(("#", "■"))
-                and not ln.endswith("：")]
+        body = [
+            ln for ln in c.text.splitlines() if ln.strip() and not ln.startswith(("#", "■")) and not ln.endswith("：")
+        ]
         assert body, f"heading-only chunk {c.text!r}"
     first = chunks[0]
     assert first.text.startswith("# 退院サマリ\n\n■ 2025/8/19\n\n現病歴：\n所見")
@@ -150,5 +171,8 @@ def test_a_heading_is_never_a_chunk_of_its_own_when_its_text_can_follow():
 def test_sections_know_where_their_text_begins():
     text = "【主訴】\n\n労作時の息切れ\n所見：異常なし\nS：頭痛\n"
     secs = find_sections(text)
-    assert [(text[s.start:s.body], s.headings[-1]) for s in secs] == [
-        ("【主訴】\n\n", "主訴"), ("", "所見"), ("", "Subjective")]
+    assert [(text[s.start : s.body], s.headings[-1]) for s in secs] == [
+        ("【主訴】\n\n", "主訴"),
+        ("", "所見"),
+        ("", "Subjective"),
+    ]

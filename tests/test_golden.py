@@ -4,6 +4,7 @@ Recorded with ``python tests/golden.py --write`` (see that file for the inputs a
 configurations). A change that is meant to move chunks re-records the file in the same
 commit and says why in its message.
 """
+
 import json
 
 import pytest
@@ -26,8 +27,10 @@ def test_same_spans_as_recorded(config):
 def test_same_spans_on_the_benchmark_corpus(config):
     corpus = corpus_inputs()
     if not corpus:
-        pytest.skip("benchmark corpus not built (apt-get install debian-reference-en debian-reference-ja; "
-                    "python benchmarks/build_corpus.py)")
+        pytest.skip(
+            "benchmark corpus not built (apt-get install debian-reference-en debian-reference-ja; "
+            "python benchmarks/build_corpus.py)"
+        )
     want = RECORDED["corpus"][config]
     changed = [d for d, doc in corpus.items() if digest(chunk_spans(doc, CONFIGS[config])) != want[d]]
     assert not changed, f"{config}: chunks differ on {changed[:5]}"

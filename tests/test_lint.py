@@ -5,9 +5,9 @@ from click.testing import CliRunner
 
 import norishiro
 from clinical import load_facts, remove_single_newlines, sample_paths
+from norishiro.analysis.lint import LintReport, lint_chunks
 from norishiro.chunk import Chunk
 from norishiro.cli import main
-from norishiro.analysis.lint import LintReport, lint_chunks
 
 
 def _cut(left: str, right: str):
@@ -17,20 +17,23 @@ def _cut(left: str, right: str):
 
 
 # the cue table's examples (tests/data/fixtures/fragmentation-cues.md), one per class
-@pytest.mark.parametrize("left,right,kind", [
-    ("結論：肺癌の疑い", "なし。", "negation"),
-    ("右肺上葉に明らかな結節影は", "認めない。", "negation"),
-    ("転移巣を認め", "ない。", "negation"),
-    ("EGFR遺伝子変異は", "陰性であった。", "negative-result"),
-    ("右下葉に結節影を認め、肺癌が", "疑われる。", "hedge"),
-    ("骨転移は否定", "できない。", "double-negation"),
-    ("以下の所見は認めない：\n", "・胸水\n・心嚢液貯留\n", "list-scope"),
-    ("The biopsy was negative", " for malignancy.", "negation"),
-    ("No evidence", " of metastatic disease.", "negation"),
-    ("Chest CT to rule", " out pulmonary embolism.", "hedge"),
-    ("アスピリン投与後に", "出血傾向が見られた。", "causal"),
-    ("2023年の検査では", "軽度の上昇を指摘された。", "temporal"),
-])
+@pytest.mark.parametrize(
+    "left,right,kind",
+    [
+        ("結論：肺癌の疑い", "なし。", "negation"),
+        ("右肺上葉に明らかな結節影は", "認めない。", "negation"),
+        ("転移巣を認め", "ない。", "negation"),
+        ("EGFR遺伝子変異は", "陰性であった。", "negative-result"),
+        ("右下葉に結節影を認め、肺癌が", "疑われる。", "hedge"),
+        ("骨転移は否定", "できない。", "double-negation"),
+        ("以下の所見は認めない：\n", "・胸水\n・心嚢液貯留\n", "list-scope"),
+        ("The biopsy was negative", " for malignancy.", "negation"),
+        ("No evidence", " of metastatic disease.", "negation"),
+        ("Chest CT to rule", " out pulmonary embolism.", "hedge"),
+        ("アスピリン投与後に", "出血傾向が見られた。", "causal"),
+        ("2023年の検査では", "軽度の上昇を指摘された。", "temporal"),
+    ],
+)
 def test_cue_classes(left, right, kind):
     rep = _cut(left, right)
     assert [f.kind for f in rep.findings if f.kind not in ("broken-sentence",)] == [kind]
@@ -57,8 +60,7 @@ def _flat_report(strategy, size):
         facts = load_facts(p)
         text, spans = remove_single_newlines(doc.text, [(f["start"], f["end"]) for f in facts])
         chunks = norishiro.chunk(text, size=size, strategy=strategy)
-        rep.merge(lint_chunks(text, chunks, doc_id=p.name, size=size,
-                              facts=[{"start": a, "end": b} for a, b in spans]))
+        rep.merge(lint_chunks(text, chunks, doc_id=p.name, size=size, facts=[{"start": a, "end": b} for a, b in spans]))
     return rep
 
 
@@ -73,8 +75,9 @@ def test_fixed_40_vs_recursive_200_on_flattened_samples():
 def test_cli_json_and_fail_on(tmp_path):
     p = tmp_path / "a.txt"
     p.write_text("右肺上葉に明らかな結節影は認めない。" * 3, encoding="utf-8")
-    r = CliRunner().invoke(main, ["lint", str(p), "--strategy", "fixed", "--size", "20", "--json",
-                                  "--fail-on", "negation"])
+    r = CliRunner().invoke(
+        main, ["lint", str(p), "--strategy", "fixed", "--size", "20", "--json", "--fail-on", "negation"]
+    )
     assert r.exit_code == 1
     d = json.loads(r.stdout)
     assert d["summary"]["findings"]["negation"] >= 1 and all("kind" in f for f in d["findings"])

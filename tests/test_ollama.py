@@ -1,5 +1,6 @@
 """Ollama export and the embedding client, against a real HTTP server on loopback
 (tests/fake_ollama.py implements the documented request, response and error shapes)."""
+
 import json
 import socket
 
@@ -25,7 +26,7 @@ def test_seed002_request_round_trips_json_and_curl():
     r = run(["chunk", "-", "--size", "300", "--format", "curl", "-q"], input=seed002_text())
     seed = seed002_raw()
     start = seed.index("curl http")
-    assert r.stdout.strip() == seed[start: seed.index("}'", start) + 2]
+    assert r.stdout.strip() == seed[start : seed.index("}'", start) + 2]
 
 
 def test_curl_line_parses_back_through_a_posix_shell():
@@ -46,8 +47,7 @@ def test_truncate_flag():
 
 
 def test_context_warning_for_long_chunks():
-    r = run(["chunk", "-", "--size", "4000", "--format", "ollama", "--model", "all-minilm", "-q"],
-            input="word " * 700)
+    r = run(["chunk", "-", "--size", "4000", "--format", "ollama", "--model", "all-minilm", "-q"], input="word " * 700)
     assert "may not fit" in r.stderr
 
 
@@ -83,16 +83,27 @@ def test_unreachable_server_exits_nonzero_and_says_so(tmp_path):
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    r = run(["embed", str(chunks_path), "--ollama-url", f"http://127.0.0.1:{port}", "-o",
-             str(tmp_path / "v.jsonl"), "--retries", "1"])
+    r = run(
+        [
+            "embed",
+            str(chunks_path),
+            "--ollama-url",
+            f"http://127.0.0.1:{port}",
+            "-o",
+            str(tmp_path / "v.jsonl"),
+            "--retries",
+            "1",
+        ]
+    )
     assert r.exit_code == 1 and "ollama serve" in r.stderr
 
 
 def test_missing_model_says_pull(tmp_path):
     chunks_path, _ = _chunks_file(tmp_path, n=3)
     with FakeOllama() as srv:
-        r = run(["embed", str(chunks_path), "--ollama-url", srv.url, "--model", "bge-m3", "-o",
-                 str(tmp_path / "v.jsonl")])
+        r = run(
+            ["embed", str(chunks_path), "--ollama-url", srv.url, "--model", "bge-m3", "-o", str(tmp_path / "v.jsonl")]
+        )
         assert r.exit_code == 1 and "ollama pull bge-m3" in r.stderr
 
 
@@ -117,14 +128,16 @@ def test_crash_and_resume_embeds_every_chunk_exactly_once(tmp_path):
     out = tmp_path / "vectors.jsonl"
     with FakeOllama(crash_after=3) as srv:  # answers 3 batches, then dies mid-run
         port = srv.port
-        r1 = run(["embed", str(chunks_path), "--ollama-url", srv.url, "-o", str(out),
-                  "--batch-size", "4", "--retries", "1"])
+        r1 = run(
+            ["embed", str(chunks_path), "--ollama-url", srv.url, "-o", str(out), "--batch-size", "4", "--retries", "1"]
+        )
     assert r1.exit_code == 1 and "Run the same command again" in r1.stderr
     first = [json.loads(x)["id"] for x in out.read_text().splitlines()]
     assert len(first) == 12
     with FakeOllama(port=port) as srv2:  # the server comes back
-        r2 = run(["embed", str(chunks_path), "--ollama-url", srv2.url, "-o", str(out),
-                  "--batch-size", "4", "--retries", "1"])
+        r2 = run(
+            ["embed", str(chunks_path), "--ollama-url", srv2.url, "-o", str(out), "--batch-size", "4", "--retries", "1"]
+        )
         assert r2.exit_code == 0, r2.stderr
         resent = srv2.embedded
     lines = out.read_text().splitlines()

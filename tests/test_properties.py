@@ -1,19 +1,51 @@
 """Invariants as properties over arbitrary Unicode (CRLF, ZWJ emoji, combining marks, CJK, RTL)."""
+
 from __future__ import annotations
 
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import norishiro
 from invariants import check_chunks, tiktoken_count
 from norishiro.core.measure import TiktokenSizer
 
-PIECES = ["\r\n", "\n", "\n\n", " ", "。", "、", "「", "」", "（", "）", ". ", "? ", "！",
-          "👨\u200d👩\u200d👧", "🇯🇵", "e\u0301", "\u0915\u094d\u0937", "שלום ", "مرحبا",
-          "肺癌の疑いなし。", "The biopsy was negative for malignancy. ", "1. ", "\t", "|", "||",
-          "\u3000", "Dr. ", "3.5 mg", "ｶﾞ", "\u200d", "\ufe0f", "\U0001F44D\U0001F3FD"]
+PIECES = [
+    "\r\n",
+    "\n",
+    "\n\n",
+    " ",
+    "。",
+    "、",
+    "「",
+    "」",
+    "（",
+    "）",
+    ". ",
+    "? ",
+    "！",
+    "👨\u200d👩\u200d👧",
+    "🇯🇵",
+    "e\u0301",
+    "\u0915\u094d\u0937",
+    "שלום ",
+    "مرحبا",
+    "肺癌の疑いなし。",
+    "The biopsy was negative for malignancy. ",
+    "1. ",
+    "\t",
+    "|",
+    "||",
+    "\u3000",
+    "Dr. ",
+    "3.5 mg",
+    "ｶﾞ",
+    "\u200d",
+    "\ufe0f",
+    "\U0001f44d\U0001f3fd",
+]
 
 texts = st.lists(
     st.one_of(st.text(st.characters(blacklist_categories=("Cs",)), max_size=30), st.sampled_from(PIECES)),
@@ -23,8 +55,9 @@ texts = st.lists(
 _o200k = TiktokenSizer("o200k_base")
 
 
-@given(texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "sentences", "fixed"]),
-       st.booleans())
+@given(
+    texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "sentences", "fixed"]), st.booleans()
+)
 def test_char_invariants(text, size, overlap, strategy, structure):
     overlap = min(overlap, size - 1)
     chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, structure=structure)
@@ -36,8 +69,7 @@ def test_char_invariants(text, size, overlap, strategy, structure):
 @given(texts, st.integers(1, 40), st.integers(0, 20), st.sampled_from(["recursive", "sentences", "fixed"]))
 def test_token_invariants_o200k(text, size, overlap, strategy):
     overlap = min(overlap, size - 1)
-    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, unit="tokens",
-                             tokenizer="o200k_base")
+    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, unit="tokens", tokenizer="o200k_base")
     check_chunks(text, chunks, size, tiktoken_count("o200k_base"), overlap)
 
 
@@ -65,16 +97,44 @@ def test_fast_counter_equals_tiktoken(text):
     assert fast.count(text) == len(get_encoding("o200k_base").encode_ordinary(text))
 
 
-MD_PIECES = ["# 見出し\n", "## Sub\n", "【所見】\n", "■ 2026/1/20\n", "S：", "O）", "所見：", "```\n",
-             "| a | b |\n", "|---|---|\n", "| 1 | 2 |\n", "以下の所見は認めない：\n", "・胸水\n",
-             "a\tb\tc\n", "Title\n=====\n", "\n\n", "肺癌の疑いなし。", "The biopsy was negative. "]
-md_texts = st.lists(st.one_of(st.sampled_from(MD_PIECES), st.sampled_from(PIECES),
-                              st.text(st.characters(blacklist_categories=("Cs",)), max_size=10)),
-                    max_size=50).map("".join)
+MD_PIECES = [
+    "# 見出し\n",
+    "## Sub\n",
+    "【所見】\n",
+    "■ 2026/1/20\n",
+    "S：",
+    "O）",
+    "所見：",
+    "```\n",
+    "| a | b |\n",
+    "|---|---|\n",
+    "| 1 | 2 |\n",
+    "以下の所見は認めない：\n",
+    "・胸水\n",
+    "a\tb\tc\n",
+    "Title\n=====\n",
+    "\n\n",
+    "肺癌の疑いなし。",
+    "The biopsy was negative. ",
+]
+md_texts = st.lists(
+    st.one_of(
+        st.sampled_from(MD_PIECES),
+        st.sampled_from(PIECES),
+        st.text(st.characters(blacklist_categories=("Cs",)), max_size=10),
+    ),
+    max_size=50,
+).map("".join)
 
 
-@given(md_texts, st.integers(30, 200), st.integers(0, 40), st.booleans(), st.sampled_from(["recursive", "sentences", "fixed"]),
-       st.sampled_from(["chars", "tokens"]))
+@given(
+    md_texts,
+    st.integers(30, 200),
+    st.integers(0, 40),
+    st.booleans(),
+    st.sampled_from(["recursive", "sentences", "fixed"]),
+    st.sampled_from(["chars", "tokens"]),
+)
 def test_structure_and_header_invariants(text, size, overlap, cross, strategy, unit):
     from hypothesis import assume
 
@@ -83,8 +143,15 @@ def test_structure_and_header_invariants(text, size, overlap, cross, strategy, u
     overlap = min(overlap, size - 1)
     doc = norishiro.Document(text, id="p", metadata={"patient_id": "P1"})
     try:
-        chunks = norishiro.chunk(doc, size=size, overlap=overlap, strategy=strategy, cross_sections=cross,
-                                 header_keys=["patient_id", "section"], unit=unit)
+        chunks = norishiro.chunk(
+            doc,
+            size=size,
+            overlap=overlap,
+            strategy=strategy,
+            cross_sections=cross,
+            header_keys=["patient_id", "section"],
+            unit=unit,
+        )
     except ContextHeaderError:
         assume(False)
     check_chunks(text, chunks, size, len if unit == "chars" else tiktoken_count(), overlap)
@@ -93,14 +160,31 @@ def test_structure_and_header_invariants(text, size, overlap, cross, strategy, u
 # characters at the edges of the cut-safe rule: spaces and newlines next to "/", "'",
 # contractions, marks, CJK punctuation, white space Python and Rust disagree on (\x1c)
 EDGE = list("  \n\n\r\t/'\u2019\"aZé\u0301あアか\u3099漢。、「」（）.,!?;:1２ー・\u3000\x1c\x85\xa0-_|+") + [
-    "'s", "'ll", "'D", "\r\n", "\u200d", "🇯🇵", "\U0001F44D\U0001F3FD", "ｶﾞ", "²", "Ⅻ", "\U000309ff"]
-edge_texts = st.lists(st.one_of(st.sampled_from(EDGE), st.text(st.characters(blacklist_categories=("Cs",)),
-                                                                 max_size=3)), max_size=300).map("".join)
+    "'s",
+    "'ll",
+    "'D",
+    "\r\n",
+    "\u200d",
+    "🇯🇵",
+    "\U0001f44d\U0001f3fd",
+    "ｶﾞ",
+    "²",
+    "Ⅻ",
+    "\U000309ff",
+]
+edge_texts = st.lists(
+    st.one_of(st.sampled_from(EDGE), st.text(st.characters(blacklist_categories=("Cs",)), max_size=3)), max_size=300
+).map("".join)
 
 
 @settings(max_examples=300)
-@given(edge_texts, st.data(), st.sampled_from(["o200k_base", "cl100k_base"]),
-       st.sampled_from(["", "# H\n\n", " ", "a"]), st.sampled_from([1, 64]))
+@given(
+    edge_texts,
+    st.data(),
+    st.sampled_from(["o200k_base", "cl100k_base"]),
+    st.sampled_from(["", "# H\n\n", " ", "a"]),
+    st.sampled_from([1, 64]),
+)
 def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head, short):
     """A span's count from the whole-text index plus its two recounted ends is tiktoken's."""
     from unittest import mock
@@ -123,8 +207,32 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
 
     from norishiro.core import measure as sizing
 
-    units = ["a", "Z", " ", "\n", "\r", "/", "'", "s", "。", "、", "漢", "あ", "\u0301", "1", ".",
-             "\t", "\x1c", "\u3000", "ll", "「", ",", "\u2019", "\xa0", "\u0915\u094d"]
+    units = [
+        "a",
+        "Z",
+        " ",
+        "\n",
+        "\r",
+        "/",
+        "'",
+        "s",
+        "。",
+        "、",
+        "漢",
+        "あ",
+        "\u0301",
+        "1",
+        ".",
+        "\t",
+        "\x1c",
+        "\u3000",
+        "ll",
+        "「",
+        ",",
+        "\u2019",
+        "\xa0",
+        "\u0915\u094d",
+    ]
     sizer, count = TiktokenSizer(name), tiktoken_count(name)
     wrong = []
     with mock.patch.object(sizing, "_SHORT", 1):
@@ -144,4 +252,4 @@ def test_token_overlap_stays_within_its_budget(text, size, overlap, strategy):
     chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, tokenizer="o200k_base")
     for prev, cur in zip(chunks, chunks[1:]):
         if cur.start < prev.end:
-            assert count(text[cur.start:prev.end]) <= overlap
+            assert count(text[cur.start : prev.end]) <= overlap

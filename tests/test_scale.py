@@ -1,5 +1,6 @@
 """Many documents: a process pool with output identical to the serial run, Parquet output,
 and the same chunks on a real local Ray (skipped where the extra is not installed)."""
+
 import json
 import os
 import subprocess
@@ -10,8 +11,8 @@ from click.testing import CliRunner
 
 import norishiro
 from clinical import SAMPLES, sample_paths
-from norishiro.cli import main
 from norishiro import ChunkConfig
+from norishiro.cli import main
 from norishiro.scale import FileJob, chunk_rows, parallel_chunk_rows
 
 
@@ -45,8 +46,9 @@ def test_parquet_dataset_has_the_jsonl_columns(tmp_path):
     assert len(rows) == len(ref)
     for a, b in zip(rows, ref):
         assert json.loads(a["headings"]) == b["headings"] and json.loads(a["metadata"]) == b["metadata"]
-        assert {k: a[k] for k in ("doc_id", "id", "start", "end", "text")} == \
-               {k: b[k] for k in ("doc_id", "id", "start", "end", "text")}
+        assert {k: a[k] for k in ("doc_id", "id", "start", "end", "text")} == {
+            k: b[k] for k in ("doc_id", "id", "start", "end", "text")
+        }
 
 
 @pytest.mark.slow
@@ -54,13 +56,28 @@ def test_ray_gives_the_same_chunks_as_the_local_run(tmp_path):
     pytest.importorskip("ray")
     pq = pytest.importorskip("pyarrow.parquet")
     local, remote = tmp_path / "local", tmp_path / "ray"
-    base = [sys.executable, "-m", "norishiro.cli", "chunk", str(SAMPLES), "--unit", "tokens", "--size", "256",
-            "--header-keys", "patient_id,date,section", "--format", "parquet", "-q"]
+    base = [
+        sys.executable,
+        "-m",
+        "norishiro.cli",
+        "chunk",
+        str(SAMPLES),
+        "--unit",
+        "tokens",
+        "--size",
+        "256",
+        "--header-keys",
+        "patient_id,date,section",
+        "--format",
+        "parquet",
+        "-q",
+    ]
     subprocess.run(base + ["-o", str(local)], check=True, timeout=300)
     env = dict(os.environ, RAY_DEDUP_LOGS="0")
     for _ in range(2):  # twice: overwrite mode, a re-run does not add rows
-        subprocess.run(base + ["-o", str(remote), "--engine", "ray"], check=True, timeout=600, env=env,
-                       capture_output=True)
+        subprocess.run(
+            base + ["-o", str(remote), "--engine", "ray"], check=True, timeout=600, env=env, capture_output=True
+        )
     key = lambda r: (r["doc_id"], r["index"])  # noqa: E731
     a = sorted(pq.read_table(str(local)).to_pylist(), key=key)
     b = sorted(pq.read_table(str(remote)).to_pylist(), key=key)
@@ -71,8 +88,7 @@ def test_ray_gives_the_same_chunks_as_the_local_run(tmp_path):
 @pytest.fixture(scope="module")
 def ray_session():
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True,
-             logging_level="error")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, logging_level="error")
     ctx = ray.data.DataContext.get_current()
     ctx.execution_options.preserve_order = True
     ctx.enable_progress_bars = False
@@ -96,10 +112,12 @@ def test_ray_library_flat_map_and_embed_stage(ray_session):
     docs = [norishiro.load_document(p, doc_id=p.stem) for p in sample_paths()[:4]]
     ds = ray.data.from_items([{"text": d.text, "doc_id": d.id, "metadata": json.dumps(d.metadata)} for d in docs])
     chunks = ray_chunk_dataset(ds, job)
-    embedded = chunks.map_batches(RayEmbedStage, fn_constructor_kwargs={"embedder": "hash"}, batch_size=16,
-                                  concurrency=1, num_cpus=0.5)
+    embedded = chunks.map_batches(
+        RayEmbedStage, fn_constructor_kwargs={"embedder": "hash"}, batch_size=16, concurrency=1, num_cpus=0.5
+    )
     rows = _with_timeout(lambda: embedded.take_all())
     expected = [r for d in docs for r in chunk_rows(d, job.config)]
-    assert [(r["doc_id"], r["start"], r["end"], r["id"]) for r in rows] == \
-           [(r["doc_id"], r["start"], r["end"], r["id"]) for r in expected]
+    assert [(r["doc_id"], r["start"], r["end"], r["id"]) for r in rows] == [
+        (r["doc_id"], r["start"], r["end"], r["id"]) for r in expected
+    ]
     assert all(len(r["vector"]) == 512 for r in rows)

@@ -1,21 +1,27 @@
 """Semantic chunking: hard size limit, invariants, breakpoint rules, plots."""
+
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import norishiro
 from invariants import check_chunks, tiktoken_count
 from norishiro.chunkers.semantic import SemanticTrace, breakpoints
+from norishiro.core.measure import TiktokenSizer
 from norishiro.embed.cache import EmbeddingCache
 from norishiro.embed.hashing import HashEmbedder
-from norishiro.core.measure import TiktokenSizer
 from test_properties import texts
 
 HASH = HashEmbedder(256)
 
 
-@given(texts, st.integers(8, 200), st.integers(0, 30),
-       st.sampled_from(["percentile", "stdev", "interquartile", "gradient", "threshold"]))
+@given(
+    texts,
+    st.integers(8, 200),
+    st.integers(0, 30),
+    st.sampled_from(["percentile", "stdev", "interquartile", "gradient", "threshold"]),
+)
 def test_semantic_invariants(text, size, overlap, method):
     overlap = min(overlap, size - 1)
     opts = {"embedder": HASH, "method": method}
@@ -29,8 +35,9 @@ def test_semantic_invariants(text, size, overlap, method):
 def test_semantic_token_budget(text, size, overlap):
     overlap = min(overlap, size - 1)
     sizer = TiktokenSizer("o200k_base")
-    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy="semantic", tokenizer=sizer,
-                             semantic={"embedder": HASH})
+    chunks = norishiro.chunk(
+        text, size=size, overlap=overlap, strategy="semantic", tokenizer=sizer, semantic={"embedder": HASH}
+    )
     check_chunks(text, chunks, size, tiktoken_count(), overlap)
 
 
@@ -39,9 +46,12 @@ def test_topic_change_is_cut():
     b = "The biopsy was negative for malignancy. " * 4
     text = a + b
     tr = SemanticTrace()
-    chunks = norishiro.chunk(text, size=1000, strategy="semantic",
-                             semantic={"embedder": HASH, "method": "threshold", "param": 0.3, "trace": tr,
-                                       "min_size": 1})
+    chunks = norishiro.chunk(
+        text,
+        size=1000,
+        strategy="semantic",
+        semantic={"embedder": HASH, "method": "threshold", "param": 0.3, "trace": tr, "min_size": 1},
+    )
     assert len(chunks) == 2 and chunks[0].text == a
     assert min(tr.similarities) < 0.3
 
@@ -57,8 +67,12 @@ def test_breakpoint_rules():
 
 def test_small_groups_merge_into_more_similar_neighbour():
     text = "肺炎の治療を行った。肺炎は改善した。X。心不全の既往あり。心不全は安定。"
-    chunks = norishiro.chunk(text, size=200, strategy="semantic",
-                             semantic={"embedder": HASH, "method": "threshold", "param": 0.99, "min_size": 12})
+    chunks = norishiro.chunk(
+        text,
+        size=200,
+        strategy="semantic",
+        semantic={"embedder": HASH, "method": "threshold", "param": 0.99, "min_size": 12},
+    )
     assert all(len(c.text) >= 5 for c in chunks)
 
 

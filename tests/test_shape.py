@@ -1,5 +1,6 @@
 """The shape around the core: one config, a chunker registry, structure the same for a
 string and a document, errors with fields, and the import direction."""
+
 import ast
 import json
 import subprocess
@@ -22,23 +23,41 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "norishiro"
 
 # ------------------------------------------------------------------ config
 def test_config_round_trips_and_is_validated_once():
-    c = ChunkConfig(size=256, overlap=32, strategy="semantic", tokenizer="cl100k_base",
-                    header_keys="patient_id, date", semantic={"method": "stdev", "window": 1})
+    c = ChunkConfig(
+        size=256,
+        overlap=32,
+        strategy="semantic",
+        tokenizer="cl100k_base",
+        header_keys="patient_id, date",
+        semantic={"method": "stdev", "window": 1},
+    )
     assert c.unit == "tokens" and c.header_keys == ("patient_id", "date")
     assert isinstance(c.semantic, SemanticConfig) and c.semantic.method == "stdev"
     assert ChunkConfig.from_dict(c.to_dict()) == c
     assert ChunkConfig.from_json(c.to_json()) == c
     assert json.loads(c.to_json())["semantic"]["window"] == 1
-    assert ChunkConfig.from_spec("semantic size=256 overlap=0.125 tokenizer=cl100k_base method=stdev window=1 "
-                                 "header_keys=patient_id,date") == c
+    assert (
+        ChunkConfig.from_spec(
+            "semantic size=256 overlap=0.125 tokenizer=cl100k_base method=stdev window=1 header_keys=patient_id,date"
+        )
+        == c
+    )
 
 
-@pytest.mark.parametrize("kw,option", [
-    ({"size": 0}, "size"), ({"size": True}, "size"), ({"size": 10, "overlap": 10}, "overlap"),
-    ({"strategy": "nope"}, "strategy"), ({"unit": "chars", "tokenizer": "o200k_base"}, "unit"),
-    ({"unit": "bytes"}, "unit"), ({"semantic": {"method": "dips"}}, "semantic.method"),
-    ({"semantic": {"window": -1}}, "semantic.window"), ({"header_keys": 5}, "header_keys"),
-])
+@pytest.mark.parametrize(
+    "kw,option",
+    [
+        ({"size": 0}, "size"),
+        ({"size": True}, "size"),
+        ({"size": 10, "overlap": 10}, "overlap"),
+        ({"strategy": "nope"}, "strategy"),
+        ({"unit": "chars", "tokenizer": "o200k_base"}, "unit"),
+        ({"unit": "bytes"}, "unit"),
+        ({"semantic": {"method": "dips"}}, "semantic.method"),
+        ({"semantic": {"window": -1}}, "semantic.window"),
+        ({"header_keys": 5}, "header_keys"),
+    ],
+)
 def test_bad_config_names_the_option_without_flags(kw, option):
     with pytest.raises(OptionError) as e:
         ChunkConfig(**kw)
@@ -80,9 +99,10 @@ def test_semantic_resplit_keeps_fitting_atoms_whole():
     cut = []
     for p in sample_paths():
         doc = norishiro.load_document(p)
-        chunks = norishiro.chunk(doc, size=150, overlap=20, strategy="semantic", tokenizer="o200k_base",
-                                 semantic={"embedder": "hash"})
-        fitting = [a for a in find_atoms(doc.text) if sizer.count(doc.text[a.start:a.end]) <= 150]
+        chunks = norishiro.chunk(
+            doc, size=150, overlap=20, strategy="semantic", tokenizer="o200k_base", semantic={"embedder": "hash"}
+        )
+        fitting = [a for a in find_atoms(doc.text) if sizer.count(doc.text[a.start : a.end]) <= 150]
         cut += [(p.name, a.kind) for c in chunks for a in fitting if a.start < c.end < a.end]
     assert not cut, cut
 
@@ -127,17 +147,32 @@ def test_workers_run_every_strategy_with_the_same_output(tmp_path):
     args = ["chunk", str(SAMPLES), "--strategy", "semantic", "--embedder", "hash", "--size", "200", "-q"]
     serial = CliRunner().invoke(main, args)
     assert serial.exit_code == 0, serial.output
-    pool = subprocess.run([sys.executable, "-m", "norishiro.cli", *args, "--workers", "2"], capture_output=True,
-                          text=True, timeout=300)
+    pool = subprocess.run(
+        [sys.executable, "-m", "norishiro.cli", *args, "--workers", "2"], capture_output=True, text=True, timeout=300
+    )
     assert pool.returncode == 0, pool.stderr
     assert pool.stdout == serial.stdout
 
 
 # ------------------------------------------------------------------ import direction
 CORE = ("config", "errors", "document", "chunk", "core", "chunkers")
-FORBIDDEN = ("norishiro.cli", "norishiro.web", "norishiro.embed", "norishiro.analysis", "norishiro.scale",
-             "norishiro.api", "norishiro.writers", "norishiro.loaders", "norishiro.rows", "httpx", "fastapi",
-             "click", "rich", "uvicorn", "ray")
+FORBIDDEN = (
+    "norishiro.cli",
+    "norishiro.web",
+    "norishiro.embed",
+    "norishiro.analysis",
+    "norishiro.scale",
+    "norishiro.api",
+    "norishiro.writers",
+    "norishiro.loaders",
+    "norishiro.rows",
+    "httpx",
+    "fastapi",
+    "click",
+    "rich",
+    "uvicorn",
+    "ray",
+)
 
 
 def _imports(path: Path) -> list[str]:
@@ -157,11 +192,18 @@ def _imports(path: Path) -> list[str]:
 
 
 def test_the_core_imports_no_outer_layer():
-    files = [p for name in CORE for p in ([SRC / f"{name}.py"] if (SRC / f"{name}.py").exists()
-                                          else sorted((SRC / name).rglob("*.py")))]
+    files = [
+        p
+        for name in CORE
+        for p in ([SRC / f"{name}.py"] if (SRC / f"{name}.py").exists() else sorted((SRC / name).rglob("*.py")))
+    ]
     assert len(files) > 10
-    bad = [(str(p.relative_to(SRC)), m) for p in files for m in _imports(p)
-           if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)]
+    bad = [
+        (str(p.relative_to(SRC)), m)
+        for p in files
+        for m in _imports(p)
+        if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)
+    ]
     assert not bad, bad
 
 
@@ -175,8 +217,11 @@ def test_the_contract_check_sees_a_violation(tmp_path):
 
 
 def test_no_module_is_much_over_400_lines():
-    long = [(str(p.relative_to(SRC)), n) for p in SRC.rglob("*.py")
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 420]
+    long = [
+        (str(p.relative_to(SRC)), n)
+        for p in SRC.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 420
+    ]
     assert not long, long
 
 

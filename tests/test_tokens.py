@@ -15,8 +15,10 @@ def test_offline_encodings_match_tiktoken_pinned_hashes():
 
     from tiktoken_ext import openai_public  # noqa: F401
 
-    pinned = {"o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-              "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"}
+    pinned = {
+        "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+    }
     for name, sha in pinned.items():
         data = gzip.open(_bundled_rank_file(name)).read()
         assert hashlib.sha256(data).hexdigest() == sha
@@ -57,7 +59,7 @@ def test_fixed_token_windows_never_produce_replacement_chars():
     text = "".join(norishiro.load_document(p).text for p in sample_paths()[:3])
     for c in norishiro.chunk(text, size=64, overlap=8, strategy="fixed", unit="tokens"):
         assert "\ufffd" not in c.text
-        assert text[c.start:c.end] == c.text
+        assert text[c.start : c.end] == c.text
 
 
 def test_fixed_window_count_near_plan():

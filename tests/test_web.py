@@ -1,6 +1,7 @@
 """The local web page: API tests (FastAPI's TestClient) and end-to-end tests in headless
 Chromium (Debian's chromium driven by Playwright with executable_path; no browser is
 downloaded). The browser tests skip where chromium or playwright is not installed."""
+
 import json
 import shutil
 import socket
@@ -55,9 +56,17 @@ def test_chunk_api_errors(client):
     assert client.post("/api/plan", json={"tokens": 10, "size": 5, "overlap": 5}).status_code == 400
 
 
-@pytest.mark.parametrize("body,field", [({"size": "12"}, "size"), ({"size": True}, "size"), ({"size": 3.9}, "size"),
-                                        ({"text": 5}, "text"), ({"unit": "bytes"}, "unit"),
-                                        ({"metadata": ["a"]}, "metadata")])
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"size": "12"}, "size"),
+        ({"size": True}, "size"),
+        ({"size": 3.9}, "size"),
+        ({"text": 5}, "text"),
+        ({"unit": "bytes"}, "unit"),
+        ({"metadata": ["a"]}, "metadata"),
+    ],
+)
 def test_wrong_types_are_refused_with_the_field_named(client, body, field):
     r = client.post("/api/chunk", json={"text": "abc", **body})
     assert r.status_code == 400 and r.json()["field"] == field, r.json()
@@ -66,8 +75,10 @@ def test_wrong_types_are_refused_with_the_field_named(client, body, field):
 def test_library_errors_name_fields_not_flags(client):
     r = client.post("/api/chunk", json={"text": "x", "size": 10, "overlap": 10})
     assert r.status_code == 400 and r.json()["field"] == "overlap" and "--" not in r.json()["error"]
-    r = client.post("/api/chunk", json={"text": "---\npatient_id: " + "P" * 400 + "\n---\n本文。", "size": 100,
-                                        "header_keys": "patient_id"})
+    r = client.post(
+        "/api/chunk",
+        json={"text": "---\npatient_id: " + "P" * 400 + "\n---\n本文。", "size": 100, "header_keys": "patient_id"},
+    )
     assert r.status_code == 400 and r.json()["field"] == "header_keys" and "--" not in r.json()["error"]
 
 
@@ -86,8 +97,9 @@ def test_the_page_answers_while_a_heavy_chunk_request_runs(server, monkeypatch):
         return real(d)
 
     monkeypatch.setattr(webapp, "_chunk_page", slow)
-    req = urllib.request.Request(server + "/api/chunk", data=json.dumps({"text": "abc"}).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        server + "/api/chunk", data=json.dumps({"text": "abc"}).encode(), headers={"Content-Type": "application/json"}
+    )
     result = {}
     th = threading.Thread(target=lambda: result.setdefault("r", urllib.request.urlopen(req, timeout=60).status))
     th.start()
@@ -103,15 +115,23 @@ def test_the_page_answers_while_a_heavy_chunk_request_runs(server, monkeypatch):
 
 def test_body_over_limit_is_413(client):
     big = "a" * (MAX_BODY + 10)
-    r = client.post("/api/chunk", content=json.dumps({"text": big}).encode(),
-                    headers={"content-type": "application/json"})
+    r = client.post(
+        "/api/chunk", content=json.dumps({"text": big}).encode(), headers={"content-type": "application/json"}
+    )
     assert r.status_code == 413 and "MB" in r.json()["error"]
 
 
 def test_tokens_and_header_in_api(client):
-    r = client.post("/api/chunk", json={"text": "---\npatient_id: P9\n---\n【評価】\n血圧は安定。\n", "size": 64,
-                                        "unit": "tokens", "tokenizer": "o200k_base",
-                                        "header_keys": "patient_id,section"})
+    r = client.post(
+        "/api/chunk",
+        json={
+            "text": "---\npatient_id: P9\n---\n【評価】\n血圧は安定。\n",
+            "size": 64,
+            "unit": "tokens",
+            "tokenizer": "o200k_base",
+            "header_keys": "patient_id,section",
+        },
+    )
     d = r.json()
     assert d["chunks"][0]["embed_text"].startswith("(Metadata: Patient_ID=P9, Section=評価)")
     assert d["offset_base"] == len("---\npatient_id: P9\n---\n")
@@ -153,9 +173,19 @@ def page(server):
         pytest.skip("chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        browser = p.chromium.launch(
+            executable_path=exe,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         ctx = browser.new_context(locale="en-US", permissions=["clipboard-read", "clipboard-write"])
         pg = ctx.new_page()
         outside: list[str] = []

@@ -1,4 +1,5 @@
 """norishiro: chunk documents for RAG without cutting the facts inside them apart."""
+
 from __future__ import annotations
 
 from .api import chunk, iter_chunks, segment
@@ -6,8 +7,8 @@ from .chunk import Chunk
 from .config import ChunkConfig, SemanticConfig
 from .core.boundaries import Level
 from .document import Document, DocumentError
-from .loaders import load_document
 from .errors import ContextHeaderError, NorishiroError, OptionError
+from .loaders import load_document
 
 __version__ = "0.1.0"
 

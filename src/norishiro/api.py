@@ -5,11 +5,13 @@ gives sections and atoms (the same for a string and a document); each region is 
 once and handed to the chunker that the registry names, with the context header counted
 in its budget.
 """
+
 from __future__ import annotations
 
 import bisect
 import os
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from .chunk import Chunk
 from .chunkers import Region, chunker_class
@@ -66,8 +68,9 @@ def resolve(config: ChunkConfig | None = None, **options: Any) -> tuple[ChunkCon
     try:
         config = base.replace(**options) if options else base
     except TypeError as e:  # an unknown keyword
-        raise OptionError(str(e).split("'")[1] if "'" in str(e) else "options", options,
-                          "the fields of ChunkConfig") from None
+        raise OptionError(
+            str(e).split("'")[1] if "'" in str(e) else "options", options, "the fields of ChunkConfig"
+        ) from None
     if sizer is None:
         sizer = get_sizer(config.unit, config.tokenizer)
     return config, sizer, runtime
@@ -80,8 +83,15 @@ def embedder_for(sem: SemanticConfig):
     return get_embedder(sem.embedder, url=sem.ollama_url)
 
 
-def iter_chunks(text_or_document: str | Document, config: ChunkConfig | None = None, *,
-                embedder: Any = None, cache: Any = None, trace: Any = None, **options: Any) -> Iterator[Chunk]:
+def iter_chunks(
+    text_or_document: str | Document,
+    config: ChunkConfig | None = None,
+    *,
+    embedder: Any = None,
+    cache: Any = None,
+    trace: Any = None,
+    **options: Any,
+) -> Iterator[Chunk]:
     """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output)."""
     doc = _as_document(text_or_document)
     config, sizer, runtime = resolve(config, **options)
@@ -106,9 +116,18 @@ def iter_chunks(text_or_document: str | Document, config: ChunkConfig | None = N
         for s, e, n in chunker.spans(region):
             a, b = region.offset + s, region.offset + e
             sec = regions.section_of(a)
-            yield Chunk(text[a:b], a, b, i, n, doc=doc, metadata=dict(meta) if meta else {},
-                        headings=list(sec.headings), section=sec.headings[-1] if sec.headings else None,
-                        embed_text=(region.prefix(s) if region.prefix else "") + text[a:b])
+            yield Chunk(
+                text[a:b],
+                a,
+                b,
+                i,
+                n,
+                doc=doc,
+                metadata=dict(meta) if meta else {},
+                headings=list(sec.headings),
+                section=sec.headings[-1] if sec.headings else None,
+                embed_text=(region.prefix(s) if region.prefix else "") + text[a:b],
+            )
             i += 1
 
 
@@ -116,8 +135,9 @@ class _Regions:
     """The regions of one document (a section each, or the whole text), with the context
     header and a repeated table header counted in every chunk's budget."""
 
-    def __init__(self, doc: Document, config: ChunkConfig, sizer: Sizer, structure, renderer: HeaderRenderer,
-                 whole: bool):
+    def __init__(
+        self, doc: Document, config: ChunkConfig, sizer: Sizer, structure, renderer: HeaderRenderer, whole: bool
+    ):
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
         text = doc.text
         self.sections = structure.sections(text)
@@ -152,8 +172,7 @@ class _Regions:
         checked.add(head)
         h = self.sizer.count(head)
         if h > self.config.size * 3 // 4:
-            raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit,
-                                     list(self.renderer.keys))
+            raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
 
     def __iter__(self) -> Iterator[Region]:
         text, cfg = self.doc.text, self.config
@@ -162,16 +181,30 @@ class _Regions:
         dynamic = self.renderer.active or bool(self.tables)
         for a, b, secs in spans:
             self._check_header(self.header_at(a), checked)
-            inside = self.atoms[bisect.bisect_left(self.atom_starts, a):bisect.bisect_left(self.atom_starts, b)]
+            inside = self.atoms[bisect.bisect_left(self.atom_starts, a) : bisect.bisect_left(self.atom_starts, b)]
             piece = text[a:b]
-            yield Region(piece, a, self.sizer, self.sizer.measure(piece), cfg.size, cfg.overlap,
-                         prefix=(lambda p, a=a: self.prefix_at(a + p)) if dynamic else None,
-                         atoms=[(x.start - a, x.end - a) for x in inside if x.end <= b],
-                         heads=[(x.start - a, x.body - a) for x in secs if x.body > x.start])
+            yield Region(
+                piece,
+                a,
+                self.sizer,
+                self.sizer.measure(piece),
+                cfg.size,
+                cfg.overlap,
+                prefix=(lambda p, a=a: self.prefix_at(a + p)) if dynamic else None,
+                atoms=[(x.start - a, x.end - a) for x in inside if x.end <= b],
+                heads=[(x.start - a, x.body - a) for x in secs if x.body > x.start],
+            )
 
 
-def chunk(text_or_document: str | Document, config: ChunkConfig | None = None, *,
-          embedder: Any = None, cache: Any = None, trace: Any = None, **options: Any) -> list[Chunk]:
+def chunk(
+    text_or_document: str | Document,
+    config: ChunkConfig | None = None,
+    *,
+    embedder: Any = None,
+    cache: Any = None,
+    trace: Any = None,
+    **options: Any,
+) -> list[Chunk]:
     """Split a text or :class:`Document` into chunks of at most ``size`` units.
 
     Pass a :class:`ChunkConfig`, keyword options (its fields), or both (keywords win):

@@ -1,4 +1,5 @@
 """The one output type of every chunker."""
+
 from __future__ import annotations
 
 import hashlib
@@ -21,13 +22,37 @@ class Chunk:
     computed on first use: hashing is a large share of chunking time when nobody reads them.
     """
 
-    __slots__ = ("text", "start", "end", "index", "size", "_doc_id", "_doc", "_id", "headings",
-                 "section", "metadata", "embed_text")
+    __slots__ = (
+        "text",
+        "start",
+        "end",
+        "index",
+        "size",
+        "_doc_id",
+        "_doc",
+        "_id",
+        "headings",
+        "section",
+        "metadata",
+        "embed_text",
+    )
 
-    def __init__(self, text: str, start: int, end: int, index: int, size: int, doc_id: str = "", *,
-                 id: str = "", headings: list[str] | None = None, section: str | None = None,
-                 metadata: dict[str, Any] | None = None, embed_text: str | None = None,
-                 doc: Any = None):
+    def __init__(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        index: int,
+        size: int,
+        doc_id: str = "",
+        *,
+        id: str = "",
+        headings: list[str] | None = None,
+        section: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        embed_text: str | None = None,
+        doc: Any = None,
+    ):
         self.text = text
         self.start = start
         self.end = end
@@ -79,5 +104,4 @@ class Chunk:
 
     def __repr__(self) -> str:
         preview = self.text if len(self.text) <= 40 else self.text[:37] + "..."
-        return (f"Chunk(index={self.index}, start={self.start}, end={self.end}, size={self.size}, "
-                f"text={preview!r})")
+        return f"Chunk(index={self.index}, start={self.start}, end={self.end}, size={self.size}, text={preview!r})"

@@ -6,18 +6,27 @@ A :class:`ChunkConfig` is frozen, checked once when it is made, and JSON-able
 results. Runtime objects that cannot travel (a tokenizer callable, an embedder instance,
 a cache) are passed beside it, never inside it.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import json
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import OptionError
 
-__all__ = ["ChunkConfig", "SemanticConfig", "BREAKPOINT_METHODS", "UNITS", "DEFAULT_MODEL",
-           "DEFAULT_OLLAMA_URL", "DEFAULT_TOKENIZER"]
+__all__ = [
+    "ChunkConfig",
+    "SemanticConfig",
+    "BREAKPOINT_METHODS",
+    "UNITS",
+    "DEFAULT_MODEL",
+    "DEFAULT_OLLAMA_URL",
+    "DEFAULT_TOKENIZER",
+]
 
 DEFAULT_MODEL = "embeddinggemma"
 DEFAULT_OLLAMA_URL = "http://localhost:11434"
@@ -101,15 +110,20 @@ class ChunkConfig:
         _whole("size", self.size, 1)
         _whole("overlap", self.overlap, 0)
         if self.overlap >= self.size:
-            raise OptionError("overlap", self.overlap, f"less than size ({self.size})",
-                              "a typical overlap is 10-20% of the size")
+            raise OptionError(
+                "overlap", self.overlap, f"less than size ({self.size})", "a typical overlap is 10-20% of the size"
+            )
         from .chunkers import chunker_names
 
         if self.strategy not in chunker_names():
             raise OptionError("strategy", self.strategy, "one of " + ", ".join(chunker_names()))
         if self.tokenizer is not None and not isinstance(self.tokenizer, str):
-            raise OptionError("tokenizer", self.tokenizer, "a tokenizer name or a tokenizer.json path",
-                              "pass a callable or sizer object to chunk() as tokenizer= instead")
+            raise OptionError(
+                "tokenizer",
+                self.tokenizer,
+                "a tokenizer name or a tokenizer.json path",
+                "pass a callable or sizer object to chunk() as tokenizer= instead",
+            )
         tokenizer = self.tokenizer or None
         unit = self.unit
         if unit is None:
@@ -118,8 +132,12 @@ class ChunkConfig:
             raise OptionError("unit", unit, "chars or tokens")
         unit = _UNIT_ALIASES[unit]
         if unit == "chars" and tokenizer:
-            raise OptionError("unit", unit, "tokens when a tokenizer is given",
-                              f"drop the tokenizer to count characters, or count tokens of {tokenizer}")
+            raise OptionError(
+                "unit",
+                unit,
+                "tokens when a tokenizer is given",
+                f"drop the tokenizer to count characters, or count tokens of {tokenizer}",
+            )
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "tokenizer", tokenizer)
         object.__setattr__(self, "header_keys", _names("header_keys", self.header_keys))
@@ -139,7 +157,7 @@ class ChunkConfig:
         """The tokenizer that counts, ``None`` for characters."""
         return (self.tokenizer or DEFAULT_TOKENIZER) if self.unit == "tokens" else None
 
-    def replace(self, **changes: Any) -> "ChunkConfig":
+    def replace(self, **changes: Any) -> ChunkConfig:
         """A copy with some fields changed (validated again)."""
         if "tokenizer" in changes and "unit" not in changes:
             changes["unit"] = None  # let the unit follow the tokenizer again
@@ -152,7 +170,7 @@ class ChunkConfig:
         return d
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ChunkConfig":
+    def from_dict(cls, data: Mapping[str, Any]) -> ChunkConfig:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -163,11 +181,11 @@ class ChunkConfig:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "ChunkConfig":
+    def from_json(cls, text: str) -> ChunkConfig:
         return cls.from_dict(json.loads(text))
 
     @classmethod
-    def from_spec(cls, spec: str) -> "ChunkConfig":
+    def from_spec(cls, spec: str) -> ChunkConfig:
         """``"recursive size=256 overlap=0.1 unit=tokens method=stdev"``: a strategy, then
         ``key=value`` words; an overlap below 1 is a share of the size; semantic options
         (embedder, method, param, window, min_size) may stand at the top level."""

@@ -4,6 +4,7 @@ Offsets everywhere are Python ``str`` indices into ``Document.text``: the body a
 with a UTF-8 BOM and YAML front matter removed and nothing else changed (no newline or
 Unicode normalisation, which would move offsets).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -32,8 +33,7 @@ class Document:
 
     __slots__ = ("text", "_id", "metadata", "source")
 
-    def __init__(self, text: str, id: str = "", metadata: dict[str, Any] | None = None,
-                 source: str | None = None):
+    def __init__(self, text: str, id: str = "", metadata: dict[str, Any] | None = None, source: str | None = None):
         self.text = text
         self._id = id
         self.metadata = metadata if metadata is not None else {}
@@ -51,8 +51,14 @@ class Document:
         return self._id
 
     @classmethod
-    def from_text(cls, text: str, id: str = "", metadata: dict | None = None,
-                  source: str | None = None, front_matter: bool = False) -> "Document":
+    def from_text(
+        cls,
+        text: str,
+        id: str = "",
+        metadata: dict | None = None,
+        source: str | None = None,
+        front_matter: bool = False,
+    ) -> Document:
         meta: dict[str, Any] = {}
         if front_matter:
             fm, text = split_front_matter(text, source or id or "<string>")
@@ -88,8 +94,8 @@ def split_front_matter(text: str, where: str = "<string>") -> tuple[dict[str, An
         line_end = len(text) if nl < 0 else nl
         line = text[pos:line_end].rstrip("\r")
         if line in ("---", "..."):
-            raw = text[first_nl + 1: pos]
-            body = text[line_end + 1:] if nl >= 0 else ""
+            raw = text[first_nl + 1 : pos]
+            body = text[line_end + 1 :] if nl >= 0 else ""
             import yaml
 
             try:
@@ -99,13 +105,15 @@ def split_front_matter(text: str, where: str = "<string>") -> tuple[dict[str, An
                 line_no = (mark.line + 2) if mark is not None else "?"
                 raise DocumentError(
                     f"{where}: line {line_no}: front matter is not valid YAML ({getattr(e, 'problem', e)}); "
-                    "fix the YAML between the '---' lines or remove the block", where) from None
+                    "fix the YAML between the '---' lines or remove the block",
+                    where,
+                ) from None
             if data is None:
                 data = {}
             if not isinstance(data, dict):
                 raise DocumentError(
-                    f"{where}: front matter must be a YAML mapping (key: value lines), got {type(data).__name__}",
-                    where)
+                    f"{where}: front matter must be a YAML mapping (key: value lines), got {type(data).__name__}", where
+                )
             return jsonable(data), body
         if nl < 0:
             break

@@ -4,6 +4,7 @@ The library speaks of options by their names in :class:`~norishiro.config.ChunkC
 (``size``, ``header_keys``, ``semantic.embedder``); the CLI turns them into flags
 (``--size``), the web page into form fields. No message here names a flag.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -55,7 +56,9 @@ class ContextHeaderError(NorishiroError, ValueError):
 
     def describe(self, names: dict[str, str]) -> str:
         keys = ", ".join(self.keys) or "the template"
-        return (f"{self.doc_id}: the context header takes {self.header_size} of {self.size} {self.unit} "
-                f"({self.header.strip()!r}, keys: {keys}), leaving too little room for text; "
-                f"drop keys from {names['header_keys']}, shorten {names['header_template']}, "
-                f"or raise {names['size']}")
+        return (
+            f"{self.doc_id}: the context header takes {self.header_size} of {self.size} {self.unit} "
+            f"({self.header.strip()!r}, keys: {keys}), leaving too little room for text; "
+            f"drop keys from {names['header_keys']}, shorten {names['header_template']}, "
+            f"or raise {names['size']}"
+        )

@@ -3,11 +3,13 @@
 A row is what ``norishiro chunk`` writes (``Chunk.to_dict()``); only ``text``, ``start`` and
 ``end`` are required. Every problem names the file and line.
 """
+
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .chunk import Chunk
 from .errors import NorishiroError
@@ -70,10 +72,19 @@ def chunk_from_row(d: Any) -> Chunk:
         raise ValueError(f"id must be a string, got {type(cid).__name__}")
     meta = d.get("metadata") or {}
     headings = d.get("headings") or []
-    return Chunk(text, start, end, _int(d, "index", 0), _int(d, "size", len(embed_text)), str(d.get("doc_id", "")),
-                 id=str(cid), headings=list(headings) if isinstance(headings, list) else [],
-                 section=d.get("section") if isinstance(d.get("section"), str) else None,
-                 metadata=dict(meta) if isinstance(meta, dict) else {}, embed_text=embed_text)
+    return Chunk(
+        text,
+        start,
+        end,
+        _int(d, "index", 0),
+        _int(d, "size", len(embed_text)),
+        str(d.get("doc_id", "")),
+        id=str(cid),
+        headings=list(headings) if isinstance(headings, list) else [],
+        section=d.get("section") if isinstance(d.get("section"), str) else None,
+        metadata=dict(meta) if isinstance(meta, dict) else {},
+        embed_text=embed_text,
+    )
 
 
 def read_chunk_rows(path: str | os.PathLike) -> Iterator[tuple[int, Chunk]]:
@@ -82,5 +93,9 @@ def read_chunk_rows(path: str | os.PathLike) -> Iterator[tuple[int, Chunk]]:
         try:
             yield line_no, chunk_from_row(d)
         except ValueError as e:
-            raise RowError(f"{os.fspath(path)}: line {line_no}: not a chunk row ({e}); each line needs text, start "
-                           "and end, as norishiro chunk writes them", os.fspath(path), line_no) from None
+            raise RowError(
+                f"{os.fspath(path)}: line {line_no}: not a chunk row ({e}); each line needs text, start "
+                "and end, as norishiro chunk writes them",
+                os.fspath(path),
+                line_no,
+            ) from None

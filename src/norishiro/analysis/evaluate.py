@@ -14,15 +14,17 @@ question's reference excerpts:
 Sizes are characters, or tokens of the chosen tokenizer. Results are means with standard
 errors over questions.
 """
+
 from __future__ import annotations
 
 import csv
 import json
 import math
 import shlex
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence, Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -35,8 +37,20 @@ from ..errors import OptionError
 from ..loaders import load_document
 from .lint import LintReport, lint_chunks
 
-__all__ = ["Question", "Dataset", "load_dataset", "parse_config", "PeerConfig", "EvalConfig", "PEERS",
-           "short_label", "evaluate_config", "range_metrics", "EvalRow", "grid"]
+__all__ = [
+    "Question",
+    "Dataset",
+    "load_dataset",
+    "parse_config",
+    "PeerConfig",
+    "EvalConfig",
+    "PEERS",
+    "short_label",
+    "evaluate_config",
+    "range_metrics",
+    "EvalRow",
+    "grid",
+]
 
 Range = tuple[str, int, int]  # doc_id, start, end
 
@@ -81,8 +95,10 @@ def load_dataset(path: str | Path) -> Dataset:
             for r in item.get("refs", []):
                 s, e = int(r["start"]), int(r["end"])
                 if not 0 <= s < e <= len(doc.text):
-                    raise ValueError(f"{qa}: question {i}: reference {s}-{e} is outside the document body "
-                                     f"({len(doc.text)} characters)")
+                    raise ValueError(
+                        f"{qa}: question {i}: reference {s}-{e} is outside the document body "
+                        f"({len(doc.text)} characters)"
+                    )
                 refs.append((doc.id, s, e))
             if refs:
                 qs.append(Question(item["question"], refs, item.get("answer", "")))
@@ -149,8 +165,13 @@ def parse_config(spec: str) -> EvalConfig:
     return ChunkConfig.from_spec(spec)
 
 
-def grid(strategies: Sequence[str], sizes: Sequence[int], overlaps: Sequence[float], unit: str = "chars",
-         tokenizer: str | None = None) -> list[EvalConfig]:
+def grid(
+    strategies: Sequence[str],
+    sizes: Sequence[int],
+    overlaps: Sequence[float],
+    unit: str = "chars",
+    tokenizer: str | None = None,
+) -> list[EvalConfig]:
     out: list[EvalConfig] = []
     for st in strategies:
         for size in sizes:
@@ -175,12 +196,17 @@ def _langchain_chunks(doc: Document, cfg: PeerConfig) -> list:
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
     except ImportError:
-        raise OptionError("config", cfg.strategy, "an installed peer",
-                          "pip install langchain-text-splitters to compare with LangChain") from None
+        raise OptionError(
+            "config",
+            cfg.strategy,
+            "an installed peer",
+            "pip install langchain-text-splitters to compare with LangChain",
+        ) from None
 
     sizer = get_sizer(cfg.unit, cfg.tokenizer)
-    sp = RecursiveCharacterTextSplitter(chunk_size=cfg.size, chunk_overlap=cfg.overlap,
-                                        length_function=sizer.count, add_start_index=True)
+    sp = RecursiveCharacterTextSplitter(
+        chunk_size=cfg.size, chunk_overlap=cfg.overlap, length_function=sizer.count, add_start_index=True
+    )
     out = []
     for i, d in enumerate(sp.create_documents([doc.text])):
         s = d.metadata["start_index"]
@@ -209,8 +235,9 @@ def _intersect(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None
     return (lo, hi) if lo < hi else None
 
 
-def range_metrics(refs: Sequence[Range], retrieved: Sequence[Range],
-                  measure: Callable[[str, int, int], int] | None = None) -> dict[str, float]:
+def range_metrics(
+    refs: Sequence[Range], retrieved: Sequence[Range], measure: Callable[[str, int, int], int] | None = None
+) -> dict[str, float]:
     """Recall, precision and IoU of ``retrieved`` ranges against reference ranges.
 
     ``measure(doc_id, a, b)`` sizes a range (characters by default, tokens when given).
@@ -277,8 +304,15 @@ def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
     return m, se
 
 
-def evaluate_config(ds: Dataset, cfg: EvalConfig, embedder, k: int = 5, cache=None,
-                    metric_unit: str = "chars", tokenizer: str | None = None) -> EvalRow:
+def evaluate_config(
+    ds: Dataset,
+    cfg: EvalConfig,
+    embedder,
+    k: int = 5,
+    cache=None,
+    metric_unit: str = "chars",
+    tokenizer: str | None = None,
+) -> EvalRow:
     """One row of the evaluation table for ``cfg``."""
     from ..embed.cache import EmbeddingCache
 
@@ -310,6 +344,22 @@ def evaluate_config(ds: Dataset, cfg: EvalConfig, embedder, k: int = 5, cache=No
         report.merge(lint_chunks(d.text, by_doc[d.id], doc_id=d.id, size=cfg.size))
     s = report.summary()
     (r, rse), (p, pse), (i, ise), (o, ose) = map(_mean_se, (rec, prec, iou, omega))
-    return EvalRow(cfg.label, short_label(cfg), cfg.strategy, cfg.size, cfg.overlap, len(pool),
-                   float(np.mean([c.size for c in pool])), r, rse, p, pse, i, ise, o, ose,
-                   s["fragmentation_per_1000_boundaries"], len(ds.questions))
+    return EvalRow(
+        cfg.label,
+        short_label(cfg),
+        cfg.strategy,
+        cfg.size,
+        cfg.overlap,
+        len(pool),
+        float(np.mean([c.size for c in pool])),
+        r,
+        rse,
+        p,
+        pse,
+        i,
+        ise,
+        o,
+        ose,
+        s["fragmentation_per_1000_boundaries"],
+        len(ds.questions),
+    )

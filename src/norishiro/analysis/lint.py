@@ -9,12 +9,14 @@ to look, reported with a rate per 1,000 boundaries, not a proof.
 A boundary is *healed* when some chunk holds the whole sentence around it (overlap can do
 that); healed boundaries are counted but not reported as fragmentation.
 """
+
 from __future__ import annotations
 
 import bisect
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import regex
 
@@ -22,8 +24,7 @@ from ..core.boundaries import Boundaries, Level
 
 __all__ = ["Finding", "LintReport", "lint_chunks", "FRAGMENTATION_KINDS", "ALL_KINDS", "classify_cut"]
 
-FRAGMENTATION_KINDS = ("negation", "double-negation", "negative-result", "hedge", "causal",
-                       "temporal", "list-scope")
+FRAGMENTATION_KINDS = ("negation", "double-negation", "negative-result", "hedge", "causal", "temporal", "list-scope")
 ALL_KINDS = FRAGMENTATION_KINDS + ("mid-sentence", "broken-sentence", "broken-fact", "tiny", "over-budget")
 
 _WIN = 24  # characters looked at on each side of a cut
@@ -31,29 +32,46 @@ _WIN = 24  # characters looked at on each side of a cut
 # Cues that decide a finding's polarity or certainty. Japanese puts them after the finding
 # (at the end of the clause), so a cut anywhere before them leaves the left part reading as
 # positive; English puts negation before the finding, so a cut after it loses its scope.
-_DOUBLE = regex.compile(r"(?:否定|除外)(?:は|も)?(?:でき|しきれ|し得|しえ)(?:ない|ず)|cannot be (?:excluded|ruled out)", regex.I)
+_DOUBLE = regex.compile(
+    r"(?:否定|除外)(?:は|も)?(?:でき|しきれ|し得|しえ)(?:ない|ず)|cannot be (?:excluded|ruled out)", regex.I
+)
 _NEG_RESULT = regex.compile(
     r"陰性|[(（]\s*[-−－ー]\s*[)）]|マイナス|否定的|消失|正常範囲|特記事項なし|特記すべき(?:異常)?(?:所見)?(?:は)?なし|"
     r"異常なし|異常(?:所見)?(?:は|を)?認めない|除外された|未施行|\bWNL\b|\bn\.p\.|\bnegative\b|within normal limits",
-    regex.I)
+    regex.I,
+)
 _JA_NEG = regex.compile(
     r"(?:なし|無し|ない|無い|なく|無く|ません|(?<=[^\s])ず(?=[、。，．\s]|$)|せず|"
-    r"認めない|認められない|認めず|見られない|みられない|指摘できない|指摘されない|明らかでない)")
-_EN_NEG = regex.compile(r"\b(?:no|not|without|negative|ruled out|denies|denied|absence of|free of|"
-                        r"unremarkable|no evidence of|none)\b", regex.I)
-_HEDGE = regex.compile(r"疑い|疑われ|疑診|可能性|示唆|考えられ|思われ|考えにく|推定|鑑別|要精査|境界域|"
-                       r"\b(?:rule out|r/o|possible|possibly|probable|suspicious for|likely|unlikely|"
-                       r"consistent with|suggestive of|may represent)\b", regex.I)
-_CAUSAL = regex.compile(r"後に|後より|ため|により|によって|による|ので|に伴い|に伴って|を契機に|が原因|"
-                        r"\b(?:because|due to|after|following|secondary to|caused by|resulting in)\b", regex.I)
+    r"認めない|認められない|認めず|見られない|みられない|指摘できない|指摘されない|明らかでない)"
+)
+_EN_NEG = regex.compile(
+    r"\b(?:no|not|without|negative|ruled out|denies|denied|absence of|free of|"
+    r"unremarkable|no evidence of|none)\b",
+    regex.I,
+)
+_HEDGE = regex.compile(
+    r"疑い|疑われ|疑診|可能性|示唆|考えられ|思われ|考えにく|推定|鑑別|要精査|境界域|"
+    r"\b(?:rule out|r/o|possible|possibly|probable|suspicious for|likely|unlikely|"
+    r"consistent with|suggestive of|may represent)\b",
+    regex.I,
+)
+_CAUSAL = regex.compile(
+    r"後に|後より|ため|により|によって|による|ので|に伴い|に伴って|を契機に|が原因|"
+    r"\b(?:because|due to|after|following|secondary to|caused by|resulting in)\b",
+    regex.I,
+)
 _TEMPORAL = regex.compile(
     r"\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*日|\d{4}[/.-]\d{1,2}|\d{1,2}/\d{1,2}|R\d+\.\d+|第\s*\d+\s*病日|術後|"
     r"昨日|前日|翌日|本日|今回|前回|\d+\s*(?:日|週|か月|ヶ月|年)(?:前|後)|\b(?:in|on|since) \d{4}\b|"
-    r"\b(?:yesterday|today|previous(?:ly)?|prior)\b", regex.I)
+    r"\b(?:yesterday|today|previous(?:ly)?|prior)\b",
+    regex.I,
+)
 _LIST_ITEM_HEAD = regex.compile(r"^\s*(?:[・•●○■□◆◇\-*]|\d{1,2}[.．)）]|[（(]\d{1,2}[)）]|[①-⑳])")
 _NEG_HEADER_TAIL = regex.compile(
-    r"(?:ない|なし|認めない|認められない|否定的|陰性|以下|次の|none of the following|no|negative for|denies)\s*[：:]\s*$",
-    regex.I)
+    r"(?:ない|なし|認めない|認められない|否定的|陰性|以下|次の"
+    r"|none of the following|no|negative for|denies)\s*[：:]\s*$",
+    regex.I,
+)
 
 
 def _lost_after(pattern: regex.Pattern, left: str, right: str) -> bool:
@@ -120,7 +138,7 @@ class LintReport:
     fills: list[float] = field(default_factory=list)
     size: int | None = None
 
-    def merge(self, other: "LintReport") -> None:
+    def merge(self, other: LintReport) -> None:
         self.findings += other.findings
         self.documents += other.documents
         self.chunks += other.chunks
@@ -138,8 +156,7 @@ class LintReport:
 
     def summary(self) -> dict[str, Any]:
         kinds = Counter(f.kind for f in self.findings)
-        per_k = {k: round(1000 * kinds[k] / self.boundaries, 1) if self.boundaries else 0.0
-                 for k in ALL_KINDS}
+        per_k = {k: round(1000 * kinds[k] / self.boundaries, 1) if self.boundaries else 0.0 for k in ALL_KINDS}
         fills = sorted(self.fills)
 
         def q(p: float) -> float | None:
@@ -154,15 +171,24 @@ class LintReport:
             "per_1000_boundaries": per_k,
             "fragmentation": sum(kinds[k] for k in FRAGMENTATION_KINDS),
             "fragmentation_per_1000_boundaries": round(
-                1000 * sum(kinds[k] for k in FRAGMENTATION_KINDS) / self.boundaries, 1) if self.boundaries else 0.0,
+                1000 * sum(kinds[k] for k in FRAGMENTATION_KINDS) / self.boundaries, 1
+            )
+            if self.boundaries
+            else 0.0,
             "boundary_levels": {lv.name.lower(): self.levels.get(lv.name.lower(), 0) for lv in Level},
-            "chunks_ending_at_sentence_end": round(self.chunk_ends_at_sentence / self.chunks, 4) if self.chunks else 0.0,
+            "chunks_ending_at_sentence_end": round(self.chunk_ends_at_sentence / self.chunks, 4)
+            if self.chunks
+            else 0.0,
             "sentences": self.sentences,
             "sentences_not_whole": kinds["broken-sentence"],
             "facts": self.facts,
             "facts_not_whole": kinds["broken-fact"],
-            "fill": {"mean": round(sum(fills) / len(fills), 3) if fills else None,
-                     "p10": q(0.1), "median": q(0.5), "p90": q(0.9)},
+            "fill": {
+                "mean": round(sum(fills) / len(fills), 3) if fills else None,
+                "p10": q(0.1),
+                "median": q(0.5),
+                "p90": q(0.9),
+            },
             "size": self.size,
         }
 
@@ -183,8 +209,15 @@ def _covered(spans: Sequence[tuple[int, int]], starts: list[int], a: int, b: int
     return False
 
 
-def lint_chunks(text: str, chunks: Iterable[Any], *, doc_id: str = "", size: int | None = None,
-                facts: Sequence[dict] | None = None, tiny: float = 0.1) -> LintReport:
+def lint_chunks(
+    text: str,
+    chunks: Iterable[Any],
+    *,
+    doc_id: str = "",
+    size: int | None = None,
+    facts: Sequence[dict] | None = None,
+    tiny: float = 0.1,
+) -> LintReport:
     """Analyse the chunks of one document (``chunk.start``/``end``/``size`` are used).
 
     ``facts``: annotated spans (``{"start", "end", "text"?, "kind"?}``) that must each lie
@@ -208,11 +241,13 @@ def lint_chunks(text: str, chunks: Iterable[Any], *, doc_id: str = "", size: int
             if csize is not None:
                 rep.fills.append(csize / size)
                 if csize > size:
-                    rep.findings.append(Finding("over-budget", doc_id, c.start, chunk_index=i,
-                                                detail=f"{csize} > {size}"))
+                    rep.findings.append(
+                        Finding("over-budget", doc_id, c.start, chunk_index=i, detail=f"{csize} > {size}")
+                    )
                 elif csize < tiny * size and i < len(chunks) - 1:
-                    rep.findings.append(Finding("tiny", doc_id, c.start, chunk_index=i,
-                                                detail=f"{csize} of {size}", left=c.text[:_WIN]))
+                    rep.findings.append(
+                        Finding("tiny", doc_id, c.start, chunk_index=i, detail=f"{csize} of {size}", left=c.text[:_WIN])
+                    )
         e = c.end
         if e >= n:
             rep.chunk_ends_at_sentence += 1
@@ -225,8 +260,8 @@ def lint_chunks(text: str, chunks: Iterable[Any], *, doc_id: str = "", size: int
         k = bisect.bisect_right(sent_starts, e) - 1
         ss, se = sentences[k] if k >= 0 else (0, n)
         mid = level > Level.SENTENCE and ss < e < se
-        left = text[max(ss, e - 160):e] if mid else text[max(0, e - _WIN):e]
-        right = text[e:min(se, e + 160)] if mid else text[e:e + _WIN]
+        left = text[max(ss, e - 160) : e] if mid else text[max(0, e - _WIN) : e]
+        right = text[e : min(se, e + 160)] if mid else text[e : e + _WIN]
         kind = classify_cut(left, right, mid_sentence=mid)
         if mid and _covered(spans, starts, ss, se):
             rep.healed += 1
@@ -244,6 +279,7 @@ def lint_chunks(text: str, chunks: Iterable[Any], *, doc_id: str = "", size: int
         for f in facts:
             a, b = int(f["start"]), int(f["end"])
             if not _covered(spans, starts, a, b):
-                rep.findings.append(Finding("broken-fact", doc_id, a, left=text[a:b][:60],
-                                            detail=str(f.get("kind", ""))))
+                rep.findings.append(
+                    Finding("broken-fact", doc_id, a, left=text[a:b][:60], detail=str(f.get("kind", "")))
+                )
     return rep

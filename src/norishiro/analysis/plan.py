@@ -6,6 +6,7 @@ covered after the first window's ``o``-unit run-up plus ``ceil((T - o) / s)`` st
 chunk at full size sends ``n * c`` units (the upper bound); fixed windows really send
 ``T + (n - 1) * o`` because only the overlaps are repeated and the last window may be short.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,8 +51,16 @@ def store_bytes(vectors: int, dims: int, bytes_per_value: float = 4, index_overh
     return int(round(vectors * dims * bytes_per_value * (1 + index_overhead)))
 
 
-def plan(tokens: int, size: int, overlap: int = 0, *, price_per_million: float | None = None,
-         dims: int | None = None, bytes_per_value: float = 4, index_overhead: float = 0.0) -> Plan:
+def plan(
+    tokens: int,
+    size: int,
+    overlap: int = 0,
+    *,
+    price_per_million: float | None = None,
+    dims: int | None = None,
+    bytes_per_value: float = 4,
+    index_overhead: float = 0.0,
+) -> Plan:
     """Seed 000's estimate for a document of ``tokens`` units. 8000/512/64 gives 18 chunks."""
     _check("document tokens", tokens, 0)
     _check("chunk size", size, 1)
@@ -67,14 +76,21 @@ def plan(tokens: int, size: int, overlap: int = 0, *, price_per_million: float |
         n = max(1, math.ceil((tokens - overlap) / stride))
     upper = n * size
     exact = tokens + (n - 1) * overlap if n else 0
-    ratio = (lambda x: (x - tokens) / tokens if tokens else 0.0)
+    ratio = lambda x: (x - tokens) / tokens if tokens else 0.0
     cost = None if price_per_million is None else upper * price_per_million / 1_000_000
     sb = None if dims is None else store_bytes(n, dims, bytes_per_value, index_overhead)
     return Plan(tokens, size, overlap, stride, n, upper, exact, ratio(upper), ratio(exact), cost, sb)
 
 
-def plan_documents(docs, config, *, price_per_million: float | None = None, dims: int | None = None,
-                   bytes_per_value: float = 4, index_overhead: float = 0.0) -> dict:
+def plan_documents(
+    docs,
+    config,
+    *,
+    price_per_million: float | None = None,
+    dims: int | None = None,
+    bytes_per_value: float = 4,
+    index_overhead: float = 0.0,
+) -> dict:
     """The estimate beside what the chunker really does, per document and in total.
 
     ``docs``: documents; ``config``: a :class:`~norishiro.config.ChunkConfig` (its unit and
@@ -83,17 +99,27 @@ def plan_documents(docs, config, *, price_per_million: float | None = None, dims
     from ..api import iter_chunks, resolve
 
     config, sizer, _ = resolve(config)
-    kw = dict(price_per_million=price_per_million, dims=dims, bytes_per_value=bytes_per_value,
-              index_overhead=index_overhead)
+    kw = dict(
+        price_per_million=price_per_million, dims=dims, bytes_per_value=bytes_per_value, index_overhead=index_overhead
+    )
     plan(1, config.size, config.overlap, **kw)  # validate before any work
     rows = []
     for doc in docs:
         tokens = sizer.count(doc.text)
         est = plan(tokens, config.size, config.overlap, **kw)
         chunks = list(iter_chunks(doc, config, tokenizer=sizer))
-        rows.append({"doc_id": doc.id, "tokens": tokens, "estimate": est.to_dict(),
-                     "actual": {"chunks": len(chunks), "embedded": sum(c.size for c in chunks),
-                                "longest": max((c.size for c in chunks), default=0)}})
+        rows.append(
+            {
+                "doc_id": doc.id,
+                "tokens": tokens,
+                "estimate": est.to_dict(),
+                "actual": {
+                    "chunks": len(chunks),
+                    "embedded": sum(c.size for c in chunks),
+                    "longest": max((c.size for c in chunks), default=0),
+                },
+            }
+        )
     total = {
         "tokens": sum(r["tokens"] for r in rows),
         "estimate_chunks": sum(r["estimate"]["chunks"] for r in rows),
@@ -108,5 +134,13 @@ def plan_documents(docs, config, *, price_per_million: float | None = None, dims
     if dims is not None:
         total["estimate_store_bytes"] = store_bytes(total["estimate_chunks"], dims, bytes_per_value, index_overhead)
         total["actual_store_bytes"] = store_bytes(total["actual_chunks"], dims, bytes_per_value, index_overhead)
-    return {"unit": sizer.unit, "tokenizer": sizer.name, "size": config.size, "overlap": config.overlap,
-            "stride": config.size - config.overlap, "strategy": config.strategy, "documents": rows, "total": total}
+    return {
+        "unit": sizer.unit,
+        "tokenizer": sizer.name,
+        "size": config.size,
+        "overlap": config.overlap,
+        "stride": config.size - config.overlap,
+        "strategy": config.strategy,
+        "documents": rows,
+        "total": total,
+    }

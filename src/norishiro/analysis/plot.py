@@ -1,10 +1,11 @@
 """Pictures people judge faster than tables: the semantic similarity curve, and metric
 curves for ``tune``. HTML/SVG needs nothing; PNG needs matplotlib (``norishiro[plot]``)."""
+
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 
 def _need_matplotlib():
@@ -48,23 +49,30 @@ def similarity_plot(trace, path: str | Path, title: str = "") -> Path:
     x = lambda i: pad + (w - 2 * pad) * (i / max(1, len(sims) - 1))  # noqa: E731
     y = lambda v: h - pad - (h - 2 * pad) * ((v - lo) / max(1e-9, hi - lo))  # noqa: E731
     pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(sims))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
-             f'<rect width="{w}" height="{h}" fill="white"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
+        f'<rect width="{w}" height="{h}" fill="white"/>',
+    ]
     for i in cut_pairs:
         parts.append(f'<line x1="{x(i):.1f}" y1="{pad}" x2="{x(i):.1f}" y2="{h - pad}" stroke="#bbb"/>')
     if trace.threshold is not None:
-        parts.append(f'<line x1="{pad}" y1="{y(trace.threshold):.1f}" x2="{w - pad}" y2="{y(trace.threshold):.1f}" '
-                     f'stroke="#c33" stroke-dasharray="4 3"/>')
+        parts.append(
+            f'<line x1="{pad}" y1="{y(trace.threshold):.1f}" x2="{w - pad}" y2="{y(trace.threshold):.1f}" '
+            f'stroke="#c33" stroke-dasharray="4 3"/>'
+        )
     parts.append(f'<polyline fill="none" stroke="#336" stroke-width="1.2" points="{pts}"/>')
     for i in trace.breakpoints:
         parts.append(f'<circle cx="{x(i):.1f}" cy="{y(sims[i]):.1f}" r="3" fill="#c33"/>')
-    parts.append(f'<text x="{pad}" y="16">{html.escape(title or "neighbour similarity")}: '
-                 f'{len(sims)} pairs, {len(trace.breakpoints)} breakpoints (red), {len(cut_pairs)} cuts (grey), '
-                 f'threshold {trace.threshold if trace.threshold is None else round(trace.threshold, 3)}</text>')
-    parts.append(f'<text x="{pad}" y="{h - 8}">sentence pair →   y: cosine similarity '
-                 f'{lo:.2f} … {hi:.2f}</text></svg>')
-    path.write_text("<!doctype html><meta charset=utf-8><title>norishiro similarity</title>\n"
-                    + "\n".join(parts) + "\n", encoding="utf-8")
+    parts.append(
+        f'<text x="{pad}" y="16">{html.escape(title or "neighbour similarity")}: '
+        f"{len(sims)} pairs, {len(trace.breakpoints)} breakpoints (red), {len(cut_pairs)} cuts (grey), "
+        f"threshold {trace.threshold if trace.threshold is None else round(trace.threshold, 3)}</text>"
+    )
+    parts.append(f'<text x="{pad}" y="{h - 8}">sentence pair →   y: cosine similarity {lo:.2f} … {hi:.2f}</text></svg>')
+    path.write_text(
+        "<!doctype html><meta charset=utf-8><title>norishiro similarity</title>\n" + "\n".join(parts) + "\n",
+        encoding="utf-8",
+    )
     return path
 
 

@@ -3,6 +3,7 @@
 A new chunker is one module plus one line in ``CHUNKERS`` (or a call to :func:`register`
 from outside the package). Nothing else in norishiro branches on a strategy's name.
 """
+
 from __future__ import annotations
 
 from typing import Any

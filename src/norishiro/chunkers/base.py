@@ -6,10 +6,12 @@ whole and the headings; a chunker only decides where its chunks start and end. A
 chunker is one module with a class like the ones here plus one line in
 ``norishiro.chunkers.CHUNKERS``.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import Protocol
 
 from ..core.measure import Measure, Sizer
 

@@ -5,9 +5,10 @@ clusters, in fact) whose own token count is at most ``size``, so no window start
 inside a character: naive token windows decode to U+FFFD in Japanese and map nowhere.
 Windows run over the whole text, across sections, and keep nothing whole.
 """
+
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..core.boundaries import Level
 from ..core.packer import Packer
@@ -22,5 +23,12 @@ class FixedWindows:
         self.config = config
 
     def spans(self, region: Region) -> Iterator[Span]:
-        return Packer(region.text, region.measure, region.size, region.overlap, end_levels=(Level.GRAPHEME,),
-                      overlap_levels=(Level.GRAPHEME,), prefix=region.prefix).spans()
+        return Packer(
+            region.text,
+            region.measure,
+            region.size,
+            region.overlap,
+            end_levels=(Level.GRAPHEME,),
+            overlap_levels=(Level.GRAPHEME,),
+            prefix=region.prefix,
+        ).spans()

@@ -5,9 +5,10 @@ last resort. Separators stay with the text before them, so without overlap the c
 concatenate back to the document. Overlap repeats the last whole sentences (else clauses,
 else words) of the previous chunk.
 """
+
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..core.boundaries import Level
 from ..core.packer import Packer
@@ -22,6 +23,14 @@ class RecursiveChunker:
         self.config = config
 
     def spans(self, region: Region) -> Iterator[Span]:
-        return Packer(region.text, region.measure, region.size, region.overlap, end_levels=tuple(Level),
-                      overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD), prefix=region.prefix,
-                      atoms=region.atoms, heads=region.heads).spans()
+        return Packer(
+            region.text,
+            region.measure,
+            region.size,
+            region.overlap,
+            end_levels=tuple(Level),
+            overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD),
+            prefix=region.prefix,
+            atoms=region.atoms,
+            heads=region.heads,
+        ).spans()

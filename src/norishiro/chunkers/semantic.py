@@ -7,10 +7,11 @@ peers' semantic chunkers, the size limit is hard: a group over the budget is spl
 recursive chunker (sentence level and below, keeping tables and lists whole), and every chunk is counted exactly. Groups
 below a minimum size are merged into their more similar neighbour when the merge fits.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -34,7 +35,9 @@ class SemanticTrace:
     cuts: list[int] = field(default_factory=list)  # final chunk ends (character offsets)
 
 
-def breakpoints(sims: Sequence[float], method: str = "percentile", param: float | None = None) -> tuple[list[int], float]:
+def breakpoints(
+    sims: Sequence[float], method: str = "percentile", param: float | None = None
+) -> tuple[list[int], float]:
     """Indices ``i`` (the pair i, i+1) where the text should be cut, and the similarity
     threshold used. Rules follow the usual ones (LangChain/LlamaIndex style) on the
     distance ``1 - similarity``: percentile, mean + k*stdev, mean + k*IQR, percentile of the
@@ -83,13 +86,29 @@ class SemanticChunker:
 
     def spans(self, region: Region) -> Iterator[Span]:
         opts = self.config.semantic
-        return semantic_spans(region, self.embedder, method=opts.method, param=opts.param, window=opts.window,
-                              min_size=opts.min_size, cache=self.cache, trace=self.trace)
+        return semantic_spans(
+            region,
+            self.embedder,
+            method=opts.method,
+            param=opts.param,
+            window=opts.window,
+            min_size=opts.min_size,
+            cache=self.cache,
+            trace=self.trace,
+        )
 
 
-def semantic_spans(region: Region, embedder, *, method: str = "percentile", param: float | None = None,
-                   window: int = 0, min_size: int | None = None, cache=None,
-                   trace: SemanticTrace | None = None) -> Iterator[Span]:
+def semantic_spans(
+    region: Region,
+    embedder,
+    *,
+    method: str = "percentile",
+    param: float | None = None,
+    window: int = 0,
+    min_size: int | None = None,
+    cache=None,
+    trace: SemanticTrace | None = None,
+) -> Iterator[Span]:
     text, size, overlap, prefix, offset = region.text, region.size, region.overlap, region.prefix, region.offset
     bnd = Boundaries(text)
     packer = Packer(text, region.measure, size, overlap, boundaries=bnd, prefix=prefix, atoms=region.atoms)
@@ -132,9 +151,15 @@ def semantic_spans(region: Region, embedder, *, method: str = "percentile", para
             ends.append(b)
             continue
         sub_text = text[a:b]
-        sub = Packer(sub_text, region.sizer.measure(sub_text), size, 0,
-                     prefix=(lambda p, a=a: prefix(a + p)) if prefix else None,
-                     atoms=_inside(region.atoms, a, b), heads=_inside(region.heads, a, b))
+        sub = Packer(
+            sub_text,
+            region.sizer.measure(sub_text),
+            size,
+            0,
+            prefix=(lambda p, a=a: prefix(a + p)) if prefix else None,
+            atoms=_inside(region.atoms, a, b),
+            heads=_inside(region.heads, a, b),
+        )
         ends += [a + e for _, e, _ in sub.spans()]
     trace.cuts += [offset + e for e in ends]
     # 5. overlap: repeat the last whole units of the previous chunk where they fit
@@ -200,7 +225,7 @@ def _merge_small(spans: list[tuple[int, int]], sents, sims, floor: int, packer: 
                 na, nb = min(a, spans[j][0]), max(b, spans[j][1])
                 if packer.fits(na, nb, packer.size):
                     lo, hi = min(k, j), max(k, j)
-                    spans[lo:hi + 1] = [(na, nb)]
+                    spans[lo : hi + 1] = [(na, nb)]
                     changed = True
                     break
             if changed:

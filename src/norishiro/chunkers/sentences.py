@@ -6,9 +6,10 @@ paragraph and line ends as sentence ends too: fewer, fuller chunks of whole sent
 A sentence longer than the budget is cut at clauses, else words, else graphemes. Overlap
 repeats whole sentences.
 """
+
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..core.boundaries import Level
 from ..core.packer import Packer
@@ -23,7 +24,15 @@ class SentenceChunker:
         self.config = config
 
     def spans(self, region: Region) -> Iterator[Span]:
-        return Packer(region.text, region.measure, region.size, region.overlap,
-                      end_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD, Level.GRAPHEME),
-                      overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD), prefix=region.prefix,
-                      atoms=region.atoms, heads=region.heads, merge_coarser=True).spans()
+        return Packer(
+            region.text,
+            region.measure,
+            region.size,
+            region.overlap,
+            end_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD, Level.GRAPHEME),
+            overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD),
+            prefix=region.prefix,
+            atoms=region.atoms,
+            heads=region.heads,
+            merge_coarser=True,
+        ).spans()

@@ -4,6 +4,7 @@ One module per command; ``common`` holds the shared options and turns library er
 into flag advice. Exit codes for every command: 0 success; 1 some input could not be
 processed (the rest was done and written); 2 usage error (nothing was done).
 """
+
 from __future__ import annotations
 
 import click

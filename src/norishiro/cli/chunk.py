@@ -1,4 +1,5 @@
 """``norishiro chunk``: files, folders or standard input to chunks in any output format."""
+
 from __future__ import annotations
 
 import sys
@@ -10,33 +11,77 @@ from ..api import iter_chunks
 from ..errors import NorishiroError
 from ..loaders import iter_paths
 from ..writers import WRITERS, OllamaBodyWriter, make_writer
-from .common import (CONTEXT, Problems, chunk_options, config_from_options, describe, err, load_inputs, parse_meta,
-                     runtime_for)
+from .common import (
+    CONTEXT,
+    Problems,
+    chunk_options,
+    config_from_options,
+    describe,
+    err,
+    load_inputs,
+    parse_meta,
+    runtime_for,
+)
 from .stats import Stats, warn_context
 
 
 @click.command("chunk", context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=str)
 @chunk_options
-@click.option("--plot", "sem_plot", default=None, metavar="FILE.html|FILE.png",
-              help="For semantic: draw the similarity curve, threshold and cuts.")
-@click.option("--format", "fmt", type=click.Choice(list(WRITERS)), default="jsonl", show_default=True,
-              help="jsonl: one object per chunk; json: one array; text: for reading; ollama: the "
-                   "/api/embed request body; curl: a ready curl command for it; parquet: a Parquet "
-                   "dataset in the -o folder (same columns as jsonl).")
-@click.option("--workers", type=int, default=1, show_default=True,
-              help="Processes chunking files in parallel; the output is identical to --workers 1.")
-@click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="ray: run on Ray Data (norishiro[ray]); with --format parquet -o OUTDIR.")
-@click.option("--ray-address", default=None, metavar="ray://HOST:PORT",
-              help="An existing Ray cluster (default: start a local one).")
-@click.option("--model", default="embeddinggemma", show_default=True,
-              help="Embedding model named in the ollama/curl request.")
-@click.option("--truncate/--no-truncate", default=False, show_default=True,
-              help="--no-truncate (default) sends \"truncate\": false so Ollama fails on a chunk that "
-                   "does not fit instead of cutting it silently.")
-@click.option("--output", "-o", type=click.Path(writable=True), default=None,
-              help="Write here instead of standard output (a folder for --format parquet).")
+@click.option(
+    "--plot",
+    "sem_plot",
+    default=None,
+    metavar="FILE.html|FILE.png",
+    help="For semantic: draw the similarity curve, threshold and cuts.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(list(WRITERS)),
+    default="jsonl",
+    show_default=True,
+    help="jsonl: one object per chunk; json: one array; text: for reading; ollama: the "
+    "/api/embed request body; curl: a ready curl command for it; parquet: a Parquet "
+    "dataset in the -o folder (same columns as jsonl).",
+)
+@click.option(
+    "--workers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Processes chunking files in parallel; the output is identical to --workers 1.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="ray: run on Ray Data (norishiro[ray]); with --format parquet -o OUTDIR.",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    metavar="ray://HOST:PORT",
+    help="An existing Ray cluster (default: start a local one).",
+)
+@click.option(
+    "--model", default="embeddinggemma", show_default=True, help="Embedding model named in the ollama/curl request."
+)
+@click.option(
+    "--truncate/--no-truncate",
+    default=False,
+    show_default=True,
+    help='--no-truncate (default) sends "truncate": false so Ollama fails on a chunk that '
+    "does not fit instead of cutting it silently.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(writable=True),
+    default=None,
+    help="Write here instead of standard output (a folder for --format parquet).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No summary on standard error.")
 def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncate, output, quiet, **opts):
     """Split PATHS (files, directories, or - for standard input) into chunks.
@@ -82,12 +127,21 @@ def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncat
         _chunk_with_ray(paths, job, output, ray_address, stats, problems)
     else:
         traces = []
-        rows = _parallel_rows(paths, job, workers, stats, problems) if parallel else \
-            _serial_rows(paths, job, runtime, stats, problems, traces if sem_plot else None)
+        rows = (
+            _parallel_rows(paths, job, workers, stats, problems)
+            if parallel
+            else _serial_rows(paths, job, runtime, stats, problems, traces if sem_plot else None)
+        )
         try:
             out = None if writer_cls.to_folder else (open(output, "w", encoding="utf-8") if output else sys.stdout)
-            writer = make_writer(fmt, output if writer_cls.to_folder else out, unit=unit, model=model,
-                                 truncate=truncate, ollama_url=opts["ollama_url"])
+            writer = make_writer(
+                fmt,
+                output if writer_cls.to_folder else out,
+                unit=unit,
+                model=model,
+                truncate=truncate,
+                ollama_url=opts["ollama_url"],
+            )
         except ImportError as e:
             raise click.UsageError(str(e)) from None
         try:
@@ -105,8 +159,10 @@ def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncat
     if not quiet:
         stats.report(unit, output)
     if stats.over:
-        err(f"warning: {stats.over} chunk(s) exceed the budget: each is a single grapheme larger "
-            f"than {config.size} {unit}; raise --size")
+        err(
+            f"warning: {stats.over} chunk(s) exceed the budget: each is a single grapheme larger "
+            f"than {config.size} {unit}; raise --size"
+        )
     if problems:
         err(f"{len(problems)} input(s) failed; the rest was written. Fix them and run again.")
         sys.exit(1)
@@ -178,4 +234,3 @@ def _write_plots(traces, plot: str) -> None:
             err(f"plot: {p}")
         except RuntimeError as e:
             err(f"error: {e}")
-

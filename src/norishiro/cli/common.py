@@ -4,10 +4,12 @@ input loading with reported problems, and the console.
 Exit codes (every command): 0 success; 1 some input could not be processed (the rest was
 done and written); 2 usage error (a flag or its value is wrong; nothing was done).
 """
+
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import click
 
@@ -21,12 +23,24 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 # library option names -> the flags that set them
 FLAGS = {
-    "size": "--size", "overlap": "--overlap", "strategy": "--strategy", "unit": "--unit",
-    "tokenizer": "--tokenizer", "header_keys": "--header-keys", "header_template": "--header-template",
-    "section_labels": "--section-labels", "structure": "--no-structure", "cross_sections": "--cross-sections",
-    "embedder": "--embedder", "semantic.embedder": "--embedder", "semantic.method": "--breakpoint",
-    "semantic.param": "--breakpoint-param", "semantic.window": "--window", "semantic.min_size": "--min-size",
-    "semantic.ollama_url": "--ollama-url", "config": "--config",
+    "size": "--size",
+    "overlap": "--overlap",
+    "strategy": "--strategy",
+    "unit": "--unit",
+    "tokenizer": "--tokenizer",
+    "header_keys": "--header-keys",
+    "header_template": "--header-template",
+    "section_labels": "--section-labels",
+    "structure": "--no-structure",
+    "cross_sections": "--cross-sections",
+    "embedder": "--embedder",
+    "semantic.embedder": "--embedder",
+    "semantic.method": "--breakpoint",
+    "semantic.param": "--breakpoint-param",
+    "semantic.window": "--window",
+    "semantic.min_size": "--min-size",
+    "semantic.ollama_url": "--ollama-url",
+    "config": "--config",
 }
 
 
@@ -72,80 +86,183 @@ class Problems(list):
         self(Problem("", message))
 
 
-def load_inputs(paths: tuple[str, ...], encoding: str, problems: Problems,
-                metadata: dict | None = None) -> Iterator[Document]:
+def load_inputs(
+    paths: tuple[str, ...], encoding: str, problems: Problems, metadata: dict | None = None
+) -> Iterator[Document]:
     """Documents from PATHS (files, folders, '-' for standard input; none means '-')."""
-    return iter_documents(paths or ("-",), encoding=encoding, metadata=metadata, stdin=sys.stdin.buffer,
-                          on_problem=problems)
+    return iter_documents(
+        paths or ("-",), encoding=encoding, metadata=metadata, stdin=sys.stdin.buffer, on_problem=problems
+    )
 
 
 def chunk_options(f):
     """The options that make a ChunkConfig (chunk, lint)."""
     opts = [
-        click.option("--size", "-s", type=int, default=512, show_default=True,
-                     help="Largest chunk, in --unit (the header, when one is added, counts too)."),
-        click.option("--overlap", type=int, default=0, show_default=True,
-                     help="Units repeated from the end of one chunk at the start of the next "
-                          "(whole sentences, clauses or words; never a partial unit)."),
-        click.option("--strategy", type=click.Choice(chunker_names()), default="recursive", show_default=True,
-                     help="recursive: cut at the largest boundary that fits; sentences: as many whole "
-                          "sentences as fit; fixed: windows advancing by size - overlap; semantic: cut "
-                          "where neighbouring sentences stop being similar."),
-        click.option("--unit", type=click.Choice(["chars", "tokens"]), default=None,
-                     help="What --size and --overlap count (default: chars, or tokens with --tokenizer)."),
-        click.option("--tokenizer", default=None, metavar="NAME|PATH",
-                     help="o200k_base (default for tokens), cl100k_base, or a tokenizer.json path. "
-                          "Implies --unit tokens. Nothing is downloaded."),
-        click.option("--encoding", default="utf-8", show_default=True,
-                     help="Text encoding of the input files (e.g. cp932 for Shift_JIS)."),
-        click.option("--header-keys", default=None, metavar="KEYS",
-                     help="Put a context header in front of every chunk's embed_text, e.g. "
-                          "patient_id,date,section ('section' is the section path). The header "
-                          "counts against --size."),
-        click.option("--header-template", default=None, metavar="FMT",
-                     help="Header format instead of '(Metadata: Patient_ID=..., Date=...)', e.g. "
-                          "'[{patient_id} {date}] {section}'."),
-        click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
-                     help="Metadata added to every document (repeatable); also read from YAML front "
-                          "matter and NAME.meta.json."),
-        click.option("--cross-sections", is_flag=True,
-                     help="Let chunks run across section boundaries (headings, 【labels】, S：...)."),
-        click.option("--no-structure", is_flag=True,
-                     help="Treat files as plain text: no sections, code blocks or tables."),
-        click.option("--section-labels", default=None, metavar="LABELS",
-                     help="More section names recognised before a colon, e.g. 申し送り,Impression."),
-        click.option("--embedder", "sem_embedder", default="local", show_default=True,
-                     help="For --strategy semantic: local (offline e5-small), hash (lexical, no "
-                          "model) or ollama:MODEL."),
-        click.option("--breakpoint", "sem_method", default="percentile", show_default=True,
-                     type=click.Choice(BREAKPOINT_METHODS), help="For semantic: how similarity dips become cuts."),
-        click.option("--breakpoint-param", "sem_param", type=float, default=None,
-                     help="Percentile (90), k for stdev/IQR (1.5), or the similarity threshold (0.6)."),
-        click.option("--window", "sem_window", type=int, default=0, show_default=True,
-                     help="For semantic: neighbours on each side embedded with a sentence."),
-        click.option("--ollama-url", default=DEFAULT_OLLAMA_URL, show_default=True,
-                     help="Ollama server (for --embedder ollama:MODEL, and the curl line)."),
+        click.option(
+            "--size",
+            "-s",
+            type=int,
+            default=512,
+            show_default=True,
+            help="Largest chunk, in --unit (the header, when one is added, counts too).",
+        ),
+        click.option(
+            "--overlap",
+            type=int,
+            default=0,
+            show_default=True,
+            help="Units repeated from the end of one chunk at the start of the next "
+            "(whole sentences, clauses or words; never a partial unit).",
+        ),
+        click.option(
+            "--strategy",
+            type=click.Choice(chunker_names()),
+            default="recursive",
+            show_default=True,
+            help="recursive: cut at the largest boundary that fits; sentences: as many whole "
+            "sentences as fit; fixed: windows advancing by size - overlap; semantic: cut "
+            "where neighbouring sentences stop being similar.",
+        ),
+        click.option(
+            "--unit",
+            type=click.Choice(["chars", "tokens"]),
+            default=None,
+            help="What --size and --overlap count (default: chars, or tokens with --tokenizer).",
+        ),
+        click.option(
+            "--tokenizer",
+            default=None,
+            metavar="NAME|PATH",
+            help="o200k_base (default for tokens), cl100k_base, or a tokenizer.json path. "
+            "Implies --unit tokens. Nothing is downloaded.",
+        ),
+        click.option(
+            "--encoding",
+            default="utf-8",
+            show_default=True,
+            help="Text encoding of the input files (e.g. cp932 for Shift_JIS).",
+        ),
+        click.option(
+            "--header-keys",
+            default=None,
+            metavar="KEYS",
+            help="Put a context header in front of every chunk's embed_text, e.g. "
+            "patient_id,date,section ('section' is the section path). The header "
+            "counts against --size.",
+        ),
+        click.option(
+            "--header-template",
+            default=None,
+            metavar="FMT",
+            help="Header format instead of '(Metadata: Patient_ID=..., Date=...)', e.g. "
+            "'[{patient_id} {date}] {section}'.",
+        ),
+        click.option(
+            "--meta",
+            "meta",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Metadata added to every document (repeatable); also read from YAML front matter and NAME.meta.json.",
+        ),
+        click.option(
+            "--cross-sections",
+            is_flag=True,
+            help="Let chunks run across section boundaries (headings, 【labels】, S：...).",
+        ),
+        click.option(
+            "--no-structure", is_flag=True, help="Treat files as plain text: no sections, code blocks or tables."
+        ),
+        click.option(
+            "--section-labels",
+            default=None,
+            metavar="LABELS",
+            help="More section names recognised before a colon, e.g. 申し送り,Impression.",
+        ),
+        click.option(
+            "--embedder",
+            "sem_embedder",
+            default="local",
+            show_default=True,
+            help="For --strategy semantic: local (offline e5-small), hash (lexical, no model) or ollama:MODEL.",
+        ),
+        click.option(
+            "--breakpoint",
+            "sem_method",
+            default="percentile",
+            show_default=True,
+            type=click.Choice(BREAKPOINT_METHODS),
+            help="For semantic: how similarity dips become cuts.",
+        ),
+        click.option(
+            "--breakpoint-param",
+            "sem_param",
+            type=float,
+            default=None,
+            help="Percentile (90), k for stdev/IQR (1.5), or the similarity threshold (0.6).",
+        ),
+        click.option(
+            "--window",
+            "sem_window",
+            type=int,
+            default=0,
+            show_default=True,
+            help="For semantic: neighbours on each side embedded with a sentence.",
+        ),
+        click.option(
+            "--ollama-url",
+            default=DEFAULT_OLLAMA_URL,
+            show_default=True,
+            help="Ollama server (for --embedder ollama:MODEL, and the curl line).",
+        ),
     ]
     for o in reversed(opts):
         f = o(f)
     return f
 
 
-CHUNK_OPTION_NAMES = ("size", "overlap", "strategy", "unit", "tokenizer", "encoding", "header_keys",
-                      "header_template", "meta", "cross_sections", "no_structure", "section_labels", "sem_embedder",
-                      "sem_method", "sem_param", "sem_window", "ollama_url")
+CHUNK_OPTION_NAMES = (
+    "size",
+    "overlap",
+    "strategy",
+    "unit",
+    "tokenizer",
+    "encoding",
+    "header_keys",
+    "header_template",
+    "meta",
+    "cross_sections",
+    "no_structure",
+    "section_labels",
+    "sem_embedder",
+    "sem_method",
+    "sem_param",
+    "sem_window",
+    "ollama_url",
+)
 
 
 def config_from_options(opts: dict[str, Any]) -> ChunkConfig:
     """The ChunkConfig the chunk options describe (usage error when they cannot work)."""
     try:
         config = ChunkConfig(
-            size=opts["size"], overlap=opts["overlap"], strategy=opts["strategy"], unit=opts["unit"],
-            tokenizer=opts["tokenizer"], header_keys=opts["header_keys"] or (),
-            header_template=opts["header_template"], structure=not opts["no_structure"],
-            cross_sections=opts["cross_sections"], section_labels=opts["section_labels"] or (),
-            semantic=SemanticConfig(embedder=opts["sem_embedder"], method=opts["sem_method"], param=opts["sem_param"],
-                                    window=opts["sem_window"], ollama_url=opts["ollama_url"]))
+            size=opts["size"],
+            overlap=opts["overlap"],
+            strategy=opts["strategy"],
+            unit=opts["unit"],
+            tokenizer=opts["tokenizer"],
+            header_keys=opts["header_keys"] or (),
+            header_template=opts["header_template"],
+            structure=not opts["no_structure"],
+            cross_sections=opts["cross_sections"],
+            section_labels=opts["section_labels"] or (),
+            semantic=SemanticConfig(
+                embedder=opts["sem_embedder"],
+                method=opts["sem_method"],
+                param=opts["sem_param"],
+                window=opts["sem_window"],
+                ollama_url=opts["ollama_url"],
+            ),
+        )
     except NorishiroError as e:
         raise usage_error(e) from None
     check_header(config)

@@ -1,4 +1,5 @@
 """``norishiro embed``: a chunks file to vectors, resumably, through Ollama or offline."""
+
 from __future__ import annotations
 
 import sys
@@ -13,17 +14,29 @@ from .stats import warn_context
 
 @click.command("embed", context_settings=CONTEXT)
 @click.argument("chunks_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False),
-              help="OUT.jsonl, OUT.parquet, or OUT.npy (with OUT.ids.txt). Re-running with the same "
-                   "OUT embeds only what is missing.")
-@click.option("--embedder", default="ollama", show_default=True,
-              help="ollama (the server at --ollama-url), local (multilingual-e5-small, offline), "
-                   "or hash (lexical, no model).")
+@click.option(
+    "--output",
+    "-o",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="OUT.jsonl, OUT.parquet, or OUT.npy (with OUT.ids.txt). Re-running with the same "
+    "OUT embeds only what is missing.",
+)
+@click.option(
+    "--embedder",
+    default="ollama",
+    show_default=True,
+    help="ollama (the server at --ollama-url), local (multilingual-e5-small, offline), or hash (lexical, no model).",
+)
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Ollama model.")
 @click.option("--ollama-url", default=DEFAULT_OLLAMA_URL, show_default=True)
 @click.option("--batch-size", default=16, show_default=True, help="Chunks per request.")
-@click.option("--retries", default=4, show_default=True,
-              help="Retries (with exponential back-off) on refused connections, time-outs and 5xx.")
+@click.option(
+    "--retries",
+    default=4,
+    show_default=True,
+    help="Retries (with exponential back-off) on refused connections, time-outs and 5xx.",
+)
 @click.option("--timeout", default=120.0, show_default=True, help="Seconds per request.")
 def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retries, timeout):
     """Embed the chunks of CHUNKS_FILE (JSONL from 'norishiro chunk') and keep every vector.
@@ -83,14 +96,15 @@ def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retr
         def embed_batch(texts):
             return emb.embed_documents(texts).tolist()
 
-    progress = Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        console=console())
+    progress = Progress(
+        TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console()
+    )
     try:
         with progress:
-            task = progress.add_task("embed", total=len(jobs), completed=len(jobs) - sum(
-                1 for j in jobs if j.id not in store.done))
-            res = run_embedding(jobs, embed_batch, store, batch_size,
-                                on_progress=lambda k: progress.advance(task, k))
+            task = progress.add_task(
+                "embed", total=len(jobs), completed=len(jobs) - sum(1 for j in jobs if j.id not in store.done)
+            )
+            res = run_embedding(jobs, embed_batch, store, batch_size, on_progress=lambda k: progress.advance(task, k))
     except Exception as e:  # ModelNotFound and other final answers: what is written stays
         from ..embed.ollama import OllamaError
 
@@ -101,8 +115,10 @@ def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retr
     finally:
         if client:
             client.close()
-    err(f"{res.total} chunks: {res.already} already in {output}, {res.embedded} embedded now, "
-         f"{len(res.failed)} rejected, {res.left - len(res.failed)} not reached")
+    err(
+        f"{res.total} chunks: {res.already} already in {output}, {res.embedded} embedded now, "
+        f"{len(res.failed)} rejected, {res.left - len(res.failed)} not reached"
+    )
     for cid, why in res.failed[:10]:
         err(f"rejected chunk {cid}: {why}; re-chunk with a smaller --size")
     if res.stopped:

@@ -1,4 +1,5 @@
 """``norishiro eval`` and ``norishiro tune``: retrieval quality of chunking configurations."""
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,9 @@ def _run_eval(data, configs, embedder, k, cache, metric_unit, tokenizer, ollama_
         for cfg in configs:
             bar.update(task, description=cfg.label[:50])
             try:
-                rows.append(evaluate_config(ds, cfg, emb, k=k, cache=store, metric_unit=metric_unit,
-                                            tokenizer=tokenizer))
+                rows.append(
+                    evaluate_config(ds, cfg, emb, k=k, cache=store, metric_unit=metric_unit, tokenizer=tokenizer)
+                )
             except (NorishiroError, ValueError, ImportError) as e:
                 raise click.UsageError(f"config {cfg.label!r}: {describe(e)}") from None
             bar.advance(task)
@@ -58,22 +60,42 @@ def _print_eval(rows, title: str) -> None:
     for col in ("config", "chunks", "mean size", "recall", "precision", "IoU", "precision-Ω", "frag/1k"):
         t.add_column(col, justify="left" if col == "config" else "right", no_wrap=True)
     for r in rows:
-        t.add_row(r.short, str(r.chunks), f"{r.mean_size:.0f}", f"{r.recall:.3f}±{r.recall_se:.3f}",
-                  f"{r.precision:.3f}±{r.precision_se:.3f}", f"{r.iou:.3f}±{r.iou_se:.3f}",
-                  f"{r.precision_omega:.3f}±{r.precision_omega_se:.3f}", f"{r.fragmentation_per_1000:.1f}")
+        t.add_row(
+            r.short,
+            str(r.chunks),
+            f"{r.mean_size:.0f}",
+            f"{r.recall:.3f}±{r.recall_se:.3f}",
+            f"{r.precision:.3f}±{r.precision_se:.3f}",
+            f"{r.iou:.3f}±{r.iou_se:.3f}",
+            f"{r.precision_omega:.3f}±{r.precision_omega_se:.3f}",
+            f"{r.fragmentation_per_1000:.1f}",
+        )
     Console().print(t)
 
 
 _EVAL_OPTS = [
     click.option("-k", "k", default=5, show_default=True, help="Chunks retrieved per question."),
-    click.option("--embedder", default="local", show_default=True,
-                 help="local (offline multilingual e5-small), hash (lexical, no model) or ollama:MODEL."),
+    click.option(
+        "--embedder",
+        default="local",
+        show_default=True,
+        help="local (offline multilingual e5-small), hash (lexical, no model) or ollama:MODEL.",
+    ),
     click.option("--ollama-url", default=DEFAULT_OLLAMA_URL, show_default=True),
-    click.option("--metric-unit", type=click.Choice(["chars", "tokens"]), default="chars", show_default=True,
-                 help="Measure excerpts and chunks in characters or tokens (of --metric-tokenizer)."),
+    click.option(
+        "--metric-unit",
+        type=click.Choice(["chars", "tokens"]),
+        default="chars",
+        show_default=True,
+        help="Measure excerpts and chunks in characters or tokens (of --metric-tokenizer).",
+    ),
     click.option("--metric-tokenizer", default=None, help="Tokenizer for --metric-unit tokens (o200k_base)."),
-    click.option("--cache", default=".norishiro-cache/embeddings.sqlite", show_default=True,
-                 help="Embedding cache (by model and content hash); 'none' keeps it in memory."),
+    click.option(
+        "--cache",
+        default=".norishiro-cache/embeddings.sqlite",
+        show_default=True,
+        help="Embedding cache (by model and content hash); 'none' keeps it in memory.",
+    ),
     click.option("--json", "as_json", is_flag=True, help="Machine-readable output."),
 ]
 
@@ -86,11 +108,17 @@ def _eval_options(f):
 
 @click.command("eval", context_settings=CONTEXT)
 @click.argument("data", type=click.Path(exists=True))
-@click.option("--config", "configs", multiple=True, required=True, metavar="SPEC",
-              help='A chunking configuration, e.g. "recursive size=256 overlap=0 unit=tokens" '
-                   '(strategies: recursive, sentences, fixed, semantic, or a peer: langchain; overlap may be a '
-                   'fraction; semantic options such as method=stdev window=1 too). '
-                   "Repeat for more rows.")
+@click.option(
+    "--config",
+    "configs",
+    multiple=True,
+    required=True,
+    metavar="SPEC",
+    help='A chunking configuration, e.g. "recursive size=256 overlap=0 unit=tokens" '
+    "(strategies: recursive, sentences, fixed, semantic, or a peer: langchain; overlap may be a "
+    "fraction; semantic options such as method=stdev window=1 too). "
+    "Repeat for more rows.",
+)
 @_eval_options
 def eval_cmd(data, configs, k, embedder, ollama_url, metric_unit, metric_tokenizer, cache, as_json):
     """Measure the retrieval quality of chunking configurations on DATA.
@@ -115,28 +143,63 @@ def eval_cmd(data, configs, k, embedder, ollama_url, metric_unit, metric_tokeniz
         raise click.UsageError(f"--config: {describe(e)}") from None
     ds, rows, emb = _run_eval(data, cfgs, embedder, k, cache, metric_unit, metric_tokenizer, ollama_url)
     if as_json:
-        click.echo(json.dumps({"data": str(data), "embedder": emb.name, "k": k, "questions": len(ds.questions),
-                               "rows": [r.to_dict() for r in rows]}, ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "data": str(data),
+                    "embedder": emb.name,
+                    "k": k,
+                    "questions": len(ds.questions),
+                    "rows": [r.to_dict() for r in rows],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
-        _print_eval(rows, f"norishiro eval: {len(ds.documents)} documents, {len(ds.questions)} questions, "
-                          f"k={k}, {emb.name}")
+        _print_eval(
+            rows, f"norishiro eval: {len(ds.documents)} documents, {len(ds.questions)} questions, k={k}, {emb.name}"
+        )
 
 
 @click.command("tune", context_settings=CONTEXT)
 @click.argument("data", type=click.Path(exists=True))
 @click.option("--strategies", default="recursive,fixed", show_default=True)
 @click.option("--sizes", default="128,256,512", show_default=True)
-@click.option("--overlaps", default="0,0.1,0.2", show_default=True,
-              help="Whole numbers, or fractions of the size.")
+@click.option("--overlaps", default="0,0.1,0.2", show_default=True, help="Whole numbers, or fractions of the size.")
 @click.option("--unit", type=click.Choice(["chars", "tokens"]), default="tokens", show_default=True)
 @click.option("--tokenizer", default=None)
-@click.option("--objective", type=click.Choice(["iou", "recall", "precision", "precision_omega"]),
-              default="iou", show_default=True)
-@click.option("--plot", "plot_path", default="tune.png", show_default=True,
-              help="PNG of the objective against chunk size per strategy ('' for none).")
+@click.option(
+    "--objective",
+    type=click.Choice(["iou", "recall", "precision", "precision_omega"]),
+    default="iou",
+    show_default=True,
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    default="tune.png",
+    show_default=True,
+    help="PNG of the objective against chunk size per strategy ('' for none).",
+)
 @_eval_options
-def tune_cmd(data, strategies, sizes, overlaps, unit, tokenizer, objective, plot_path, k, embedder, ollama_url,
-             metric_unit, metric_tokenizer, cache, as_json):
+def tune_cmd(
+    data,
+    strategies,
+    sizes,
+    overlaps,
+    unit,
+    tokenizer,
+    objective,
+    plot_path,
+    k,
+    embedder,
+    ollama_url,
+    metric_unit,
+    metric_tokenizer,
+    cache,
+    as_json,
+):
     """Run a grid of configurations on DATA and name the best for --objective.
 
     \b
@@ -147,8 +210,13 @@ def tune_cmd(data, strategies, sizes, overlaps, unit, tokenizer, objective, plot
     from ..analysis.evaluate import grid
 
     try:
-        cfgs = grid([x.strip() for x in strategies.split(",") if x.strip()],
-                    [int(x) for x in sizes.split(",")], [float(x) for x in overlaps.split(",")], unit, tokenizer)
+        cfgs = grid(
+            [x.strip() for x in strategies.split(",") if x.strip()],
+            [int(x) for x in sizes.split(",")],
+            [float(x) for x in overlaps.split(",")],
+            unit,
+            tokenizer,
+        )
     except NorishiroError as e:
         raise click.UsageError(describe(e)) from None
     except ValueError as e:
@@ -159,14 +227,28 @@ def tune_cmd(data, strategies, sizes, overlaps, unit, tokenizer, objective, plot
         from ..analysis.plot import metric_plot
 
         try:
-            metric_plot([r.to_dict() for r in rows], objective, plot_path,
-                        title=f"{objective} by chunk size ({emb.name}, k={k})")
+            metric_plot(
+                [r.to_dict() for r in rows],
+                objective,
+                plot_path,
+                title=f"{objective} by chunk size ({emb.name}, k={k})",
+            )
         except RuntimeError as e:
             err(f"warning: {e}")
             plot_path = ""
     if as_json:
-        click.echo(json.dumps({"objective": objective, "best": best.to_dict(), "plot": plot_path or None,
-                               "rows": [r.to_dict() for r in rows]}, ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "objective": objective,
+                    "best": best.to_dict(),
+                    "plot": plot_path or None,
+                    "rows": [r.to_dict() for r in rows],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return
     _print_eval(rows, f"norishiro tune: {len(rows)} configurations, objective {objective}")
     click.echo(f"best for {objective}: {best.config} ({objective} {getattr(best, objective):.3f})")

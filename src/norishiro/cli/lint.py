@@ -1,4 +1,5 @@
 """``norishiro lint``: context fragmentation and boundary quality of chunks."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,16 @@ import click
 
 from ..api import iter_chunks
 from ..errors import NorishiroError
-from .common import (CONTEXT, Problems, chunk_options, config_from_options, describe, load_inputs, parse_meta,
-                     runtime_for)
+from .common import (
+    CONTEXT,
+    Problems,
+    chunk_options,
+    config_from_options,
+    describe,
+    load_inputs,
+    parse_meta,
+    runtime_for,
+)
 
 
 def _read_chunks(path: str) -> dict[str, list]:
@@ -33,7 +42,7 @@ def _text_from_chunks(chunks: list) -> str | None:
         if c.start > pos:
             return None
         if c.end > pos:
-            parts.append(c.text[pos - c.start:])
+            parts.append(c.text[pos - c.start :])
             pos = c.end
     return "".join(parts)
 
@@ -41,25 +50,39 @@ def _text_from_chunks(chunks: list) -> str | None:
 @click.command("lint", context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=str)
 @chunk_options
-@click.option("--chunks", "chunks_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Check an existing chunks JSONL instead of chunking PATHS (documents are rebuilt "
-                   "from the chunks when PATHS are not given).")
-@click.option("--facts", "facts_opt", default=None, metavar="FILE|auto",
-              help="Annotated facts (JSON list of {start, end}) that must each lie whole in a chunk; "
-                   "'auto' reads NAME.facts.json beside each document.")
+@click.option(
+    "--chunks",
+    "chunks_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Check an existing chunks JSONL instead of chunking PATHS (documents are rebuilt "
+    "from the chunks when PATHS are not given).",
+)
+@click.option(
+    "--facts",
+    "facts_opt",
+    default=None,
+    metavar="FILE|auto",
+    help="Annotated facts (JSON list of {start, end}) that must each lie whole in a chunk; "
+    "'auto' reads NAME.facts.json beside each document.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report: {summary, findings}.")
-@click.option("--fail-on", default="", metavar="KINDS",
-              help="Exit 1 when any finding of these kinds exists, e.g. negation,over-budget "
-                   "(kinds: negation, double-negation, negative-result, hedge, causal, temporal, "
-                   "list-scope, mid-sentence, broken-sentence, broken-fact, tiny, over-budget, "
-                   "or 'fragmentation' for the first seven).")
+@click.option(
+    "--fail-on",
+    default="",
+    metavar="KINDS",
+    help="Exit 1 when any finding of these kinds exists, e.g. negation,over-budget "
+    "(kinds: negation, double-negation, negative-result, hedge, causal, temporal, "
+    "list-scope, mid-sentence, broken-sentence, broken-fact, tiny, over-budget, "
+    "or 'fragmentation' for the first seven).",
+)
 @click.option("--show", default=8, show_default=True, help="Worst cases quoted in the text report.")
 def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, **opts):
     """Find context fragmentation and report boundary quality.
 
     A boundary inside a sentence can cut a finding off from its negation (肺癌の疑い | なし),
     a cause from its effect, or a date from its result. Each such boundary is classified by
-    the cue on either side; the report also counts boundaries per level (paragraph ... 
+    the cue on either side; the report also counts boundaries per level (paragraph ...
     character), the share of chunks that end at a sentence end, sentences and facts that
     no chunk holds whole, and the fill of the chunks. Findings are heuristics to look at,
     reported with a rate per 1,000 boundaries.
@@ -89,8 +112,11 @@ def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, **opts):
     def facts_for(doc) -> list | None:
         if not facts_opt:
             return None
-        fp = Path(facts_opt) if facts_opt != "auto" else (
-            Path(doc.source).with_name(Path(doc.source).stem + ".facts.json") if doc.source else None)
+        fp = (
+            Path(facts_opt)
+            if facts_opt != "auto"
+            else (Path(doc.source).with_name(Path(doc.source).stem + ".facts.json") if doc.source else None)
+        )
         if fp is None or not fp.is_file():
             return None
         try:
@@ -107,8 +133,7 @@ def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, **opts):
             if text is None:
                 problems.add(f"{doc_id}: chunks leave gaps; give the document PATH too")
                 continue
-            report.merge(lint_chunks(text, chunks, doc_id=doc_id, size=size,
-                                     facts=facts_for(doc) if doc else None))
+            report.merge(lint_chunks(text, chunks, doc_id=doc_id, size=size, facts=facts_for(doc) if doc else None))
     else:
         if not paths:
             raise click.UsageError("give document PATHS, or --chunks FILE")
@@ -138,8 +163,7 @@ def _print_lint(report, show: int) -> None:
 
     s = report.summary()
     c = Console()
-    t = Table(title=f"norishiro lint: {s['documents']} documents, {s['chunks']} chunks, "
-                    f"{s['boundaries']} boundaries")
+    t = Table(title=f"norishiro lint: {s['documents']} documents, {s['chunks']} chunks, {s['boundaries']} boundaries")
     t.add_column("finding")
     t.add_column("count", justify="right")
     t.add_column("per 1,000 boundaries", justify="right")
@@ -149,9 +173,11 @@ def _print_lint(report, show: int) -> None:
     c.print(t)
     lv = ", ".join(f"{k} {v}" for k, v in s["boundary_levels"].items())
     c.print(f"boundaries by level: {lv}")
-    c.print(f"chunks ending at a sentence end: {s['chunks_ending_at_sentence_end']:.1%}; "
-            f"sentences not whole in any chunk: {s['sentences_not_whole']} of {s['sentences']}"
-            + (f"; facts not whole: {s['facts_not_whole']} of {s['facts']}" if s["facts"] else ""))
+    c.print(
+        f"chunks ending at a sentence end: {s['chunks_ending_at_sentence_end']:.1%}; "
+        f"sentences not whole in any chunk: {s['sentences_not_whole']} of {s['sentences']}"
+        + (f"; facts not whole: {s['facts_not_whole']} of {s['facts']}" if s["facts"] else "")
+    )
     f = s["fill"]
     if f["mean"] is not None:
         c.print(f"fill: mean {f['mean']:.0%}, p10 {f['p10']:.0%}, median {f['median']:.0%}, p90 {f['p90']:.0%}")
@@ -162,7 +188,11 @@ def _print_lint(report, show: int) -> None:
         for col in ("kind", "document", "offset", "left | right"):
             w.add_column(col)
         for x in worst:
-            w.add_row(x.kind, Path(x.doc_id).name, str(x.offset),
-                      f"…{x.left[-18:]!s} [b]|[/b] {x.right[:18]}…".replace("\n", "⏎"))
+            w.add_row(
+                x.kind,
+                Path(x.doc_id).name,
+                str(x.offset),
+                f"…{x.left[-18:]!s} [b]|[/b] {x.right[:18]}…".replace("\n", "⏎"),
+            )
         c.print(w)
     c.print("[dim]Findings are heuristics: places to look at, not proofs.[/dim]")

@@ -1,4 +1,5 @@
 """``norishiro segment``: the units at one boundary level, to see where cuts can fall."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,9 @@ from .common import CONTEXT, Problems, load_inputs
 
 @click.command("segment", context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=str)
-@click.option("--level", type=click.Choice(LEVEL_NAMES[:-1]), default="sentence", show_default=True,
-              help="Which units to print.")
+@click.option(
+    "--level", type=click.Choice(LEVEL_NAMES[:-1]), default="sentence", show_default=True, help="Which units to print."
+)
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "text"]), default="jsonl", show_default=True)
 @click.option("--encoding", default="utf-8", show_default=True)
 def segment_cmd(paths, level, fmt, encoding):

@@ -1,4 +1,5 @@
 """``norishiro serve``: the local web page."""
+
 from __future__ import annotations
 
 import click
@@ -7,8 +8,12 @@ from .common import CONTEXT, err
 
 
 @click.command("serve", context_settings=CONTEXT)
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Interface to bind. The default keeps the page on this machine only.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to bind. The default keeps the page on this machine only.",
+)
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535))
 def serve_cmd(host, port):
     """A local web page to chunk, inspect, plan and export (needs norishiro[serve]).

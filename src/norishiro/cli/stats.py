@@ -1,4 +1,5 @@
 """The chunk summary table and the context-window warning, printed on standard error."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,8 +31,13 @@ class Stats:
         for col in ("documents", "chunks", f"longest ({unit})", f"mean size ({unit})", "mean fill"):
             t.add_column(col, justify="right")
         mean = self.total / self.chunks if self.chunks else 0.0
-        t.add_row(str(self.docs), str(self.chunks), str(self.longest), f"{mean:.1f}",
-                  f"{mean / self.size:.0%}" if self.chunks else "-")
+        t.add_row(
+            str(self.docs),
+            str(self.chunks),
+            str(self.longest),
+            f"{mean:.1f}",
+            f"{mean / self.size:.0%}" if self.chunks else "-",
+        )
         c = console()
         c.print(t)
         if output:
@@ -44,8 +50,10 @@ def warn_context(texts: list[str], model: str, context: int | None = None) -> in
 
     context, risky = risky_inputs(texts, model, context)
     for i, n in risky[:5]:
-        err(f"warning: input {i} has {n} o200k tokens; {model} takes {context} tokens and counts with its "
-            "own tokenizer: it may not fit (lower --size or use --unit tokens)")
+        err(
+            f"warning: input {i} has {n} o200k tokens; {model} takes {context} tokens and counts with its "
+            "own tokenizer: it may not fit (lower --size or use --unit tokens)"
+        )
     if len(risky) > 5:
         err(f"warning: {len(risky) - 5} more inputs may not fit {model}'s context of {context} tokens")
     return len(risky)

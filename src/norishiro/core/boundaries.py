@@ -9,12 +9,13 @@ Sentence rules cover Japanese, English and both mixed (see ``sentence_cuts``). T
 regex-driven: candidate terminators are found with one pass of a compiled pattern, then
 checked locally, so the cost grows with the number of terminators, not characters.
 """
+
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from enum import IntEnum
-from typing import Iterator
 
 import regex
 
@@ -194,8 +195,7 @@ class Boundaries:
                     continue
             return [p]
 
-    def window_cuts(self, level: Level, lo: int, hi: int, tail_only: bool = False,
-                    packing: bool = False) -> list[int]:
+    def window_cuts(self, level: Level, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Cuts of exactly ``level`` in the open-closed window ``(lo, hi]`` (text end excluded).
 
         ``tail_only`` allows leaving out some line cuts before the last newline (for callers
@@ -208,7 +208,7 @@ class Boundaries:
             return []
         if level is Level.PARAGRAPH:
             arr = self.cuts(Level.PARAGRAPH)
-            return arr[bisect.bisect_right(arr, lo): bisect.bisect_right(arr, hi)]
+            return arr[bisect.bisect_right(arr, lo) : bisect.bisect_right(arr, hi)]
         if level is Level.LINE:
             return self._line_window(lo, hi, tail_only, packing)
         if level is Level.SENTENCE:

@@ -1,4 +1,5 @@
 """Character classes shared by the boundary and sentence rules."""
+
 from __future__ import annotations
 
 import regex

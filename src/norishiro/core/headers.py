@@ -3,9 +3,11 @@
 The header goes into ``embed_text`` (what is embedded), never into the chunk's text, and it
 counts against the chunk's budget.
 """
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import OptionError
 
@@ -42,12 +44,14 @@ class HeaderRenderer:
             try:
                 out = self.template.format_map(_Default(values))
             except (ValueError, IndexError, AttributeError, KeyError, TypeError) as e:
-                raise OptionError("header_template", self.template,
-                                  "a format string over metadata keys such as '[{patient_id}] {section}'",
-                                  f"{type(e).__name__}: {e}") from None
+                raise OptionError(
+                    "header_template",
+                    self.template,
+                    "a format string over metadata keys such as '[{patient_id}] {section}'",
+                    f"{type(e).__name__}: {e}",
+                ) from None
             return out if out.endswith("\n") else out + "\n"
-        parts = [f"{_display_key(k)}={values[k]}" for k in self.keys
-                 if values.get(k) not in (None, "")]
+        parts = [f"{_display_key(k)}={values[k]}" for k in self.keys if values.get(k) not in (None, "")]
         return f"(Metadata: {', '.join(parts)})\n" if parts else ""
 
 

@@ -9,13 +9,15 @@ verifies its choice with one exact count. For the tiktoken encodings that exact 
 index too: only the two ends of a span, up to a position where the encoding's pieces
 provably cannot join across, are tokenized again (``TiktokenMeasure.count``).
 """
+
 from __future__ import annotations
 
 import os
 import re
 from bisect import bisect_left, bisect_right
-from functools import lru_cache
-from typing import Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Protocol
 
 import numpy as np
 
@@ -240,7 +242,7 @@ class TiktokenSizer:
         return TiktokenMeasure(text, char_ends.tolist(), self.count)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _token_char_starts(encoding_name: str) -> np.ndarray:
     """For every token id, how many UTF-8 characters start inside its bytes (the bytes that
     are not continuation bytes 10xxxxxx), computed at once over all tokens."""
@@ -265,8 +267,9 @@ class HFTokenizerSizer:
 
     def __init__(self, path: str):
         if not os.path.isfile(path):
-            raise OptionError("tokenizer", path, "o200k_base, cl100k_base or the path of a tokenizer.json file",
-                              "no such file")
+            raise OptionError(
+                "tokenizer", path, "o200k_base, cl100k_base or the path of a tokenizer.json file", "no such file"
+            )
         from tokenizers import Tokenizer
 
         self.name = path
@@ -340,8 +343,12 @@ def get_sizer(unit: str | None = None, tokenizer=None) -> Sizer:
     unit = _UNITS[unit] if unit else ("tokens" if tokenizer is not None else "chars")
     if unit == "chars":
         if tokenizer is not None:
-            raise OptionError("unit", "chars", "tokens when a tokenizer is given",
-                              "drop the tokenizer to count characters, or count in tokens")
+            raise OptionError(
+                "unit",
+                "chars",
+                "tokens when a tokenizer is given",
+                "drop the tokenizer to count characters, or count in tokens",
+            )
         return CharSizer()
     if tokenizer is not None and not isinstance(tokenizer, str):
         if hasattr(tokenizer, "measure") and hasattr(tokenizer, "count"):

@@ -13,10 +13,11 @@ Sizes come from a :class:`~norishiro.core.measure.Measure` of the text and are e
 packer only searches. Where the measure's index is exact (characters) no count is needed;
 otherwise the index's estimate says where to look first and one exact count verifies it.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from .boundaries import Boundaries, Level
 from .measure import Measure
@@ -25,14 +26,20 @@ Span = tuple[int, int, int]  # start, end, size
 
 
 class Packer:
-    def __init__(self, text: str, measure: Measure, size: int, overlap: int = 0,
-                 end_levels: Sequence[Level] = tuple(Level),
-                 overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
-                 boundaries: Boundaries | None = None,
-                 prefix: Callable[[int], str] | None = None,
-                 atoms: Sequence[tuple[int, int]] = (),
-                 heads: Sequence[tuple[int, int]] = (),
-                 merge_coarser: bool = False):
+    def __init__(
+        self,
+        text: str,
+        measure: Measure,
+        size: int,
+        overlap: int = 0,
+        end_levels: Sequence[Level] = tuple(Level),
+        overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
+        boundaries: Boundaries | None = None,
+        prefix: Callable[[int], str] | None = None,
+        atoms: Sequence[tuple[int, int]] = (),
+        heads: Sequence[tuple[int, int]] = (),
+        merge_coarser: bool = False,
+    ):
         self.text = text
         self.n = len(text)
         self.m = measure
@@ -135,8 +142,7 @@ class Packer:
         if self.merge_coarser:
             cuts = self._cuts_upto(level, lo, hi)
         else:
-            cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.exact and not self._atom_starts,
-                                        packing=True)
+            cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.exact and not self._atom_starts, packing=True)
         if self._atom_starts:
             cuts = [c for c in cuts if not self._blocked(c)]
         if avoid_heads:
@@ -167,8 +173,7 @@ class Packer:
                     hi_i = mid - 1
             j = max(j, 0)
             if self.fits(s, cands[j], budget):
-                while j + 1 < len(cands) and est(s, cands[j + 1]) <= budget + 3 \
-                        and self.fits(s, cands[j + 1], budget):
+                while j + 1 < len(cands) and est(s, cands[j + 1]) <= budget + 3 and self.fits(s, cands[j + 1], budget):
                     j += 1
                 return cands[j]
             while j > 0:
@@ -219,7 +224,7 @@ class Packer:
             guess = self.m.reach(s, self.size)
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
-            for window_lo in ((near, lo) if near > lo else (lo,)):
+            for window_lo in (near, lo) if near > lo else (lo,):
                 got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
                 if got is not None:
                     return got

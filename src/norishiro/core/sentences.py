@@ -4,6 +4,7 @@ Candidate terminators are found with one pass of a compiled pattern, then checke
 (brackets, quotative continuations, list numbers, abbreviations, decimals, URLs), so the
 cost grows with the number of terminators, not characters.
 """
+
 from __future__ import annotations
 
 import re
@@ -193,7 +194,8 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
             elif len(low) == 1 and low.isalpha():
                 continue  # E. coli, p. 45, initials
             elif low.lstrip("#(").rstrip(")").isdigit() and (
-                    _at_sentence_start(text, tstart, last_cut) or _CJK.match(nxt)):
+                _at_sentence_start(text, tstart, last_cut) or _CJK.match(nxt)
+            ):
                 continue  # 1. 高血圧 / #1. 高血圧症 / 高血圧 2. 糖尿病
         elif set(term) <= {"!", "?"}:
             if prev.isascii() and prev.isalnum() and not spaced:

@@ -7,12 +7,14 @@ and the spans that should stay whole (fenced code, tables, a list with its lead-
 A :class:`Structure` provider gives both to the chunkers, the same way for a string and a
 document; :class:`PlainText` is the provider for text treated as plain.
 """
+
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from functools import lru_cache
+from typing import Any, Protocol
 
 __all__ = [
     "Section",
@@ -31,13 +33,69 @@ __all__ = [
 # (所見：...), or when a numbered line is just the name (1. 現病歴). Extend with
 # ``section_labels=`` / ``--section-labels``.
 DEFAULT_LABELS = (
-    "主訴", "現病歴", "既往歴", "家族歴", "生活歴", "社会歴", "アレルギー", "内服薬", "服薬歴", "常用薬",
-    "身体所見", "理学所見", "検査所見", "血液検査", "画像所見", "所見", "診断", "診断名", "結論", "印象",
-    "評価", "考察", "経過", "入院経過", "治療経過", "治療", "治療方針", "方針", "計画", "処方", "退院時処方",
-    "退院時所見", "指導", "予定", "既往", "術式", "手術所見", "病理", "病理結果", "看護問題", "看護計画",
-    "目的", "背景", "概要", "要旨", "結果", "まとめ", "備考",
-    "Findings", "Impression", "Assessment", "Plan", "History", "Diagnosis", "Conclusion", "Summary",
-    "Subjective", "Objective", "Medications", "Allergies", "Background", "Results", "Discussion",
+    "主訴",
+    "現病歴",
+    "既往歴",
+    "家族歴",
+    "生活歴",
+    "社会歴",
+    "アレルギー",
+    "内服薬",
+    "服薬歴",
+    "常用薬",
+    "身体所見",
+    "理学所見",
+    "検査所見",
+    "血液検査",
+    "画像所見",
+    "所見",
+    "診断",
+    "診断名",
+    "結論",
+    "印象",
+    "評価",
+    "考察",
+    "経過",
+    "入院経過",
+    "治療経過",
+    "治療",
+    "治療方針",
+    "方針",
+    "計画",
+    "処方",
+    "退院時処方",
+    "退院時所見",
+    "指導",
+    "予定",
+    "既往",
+    "術式",
+    "手術所見",
+    "病理",
+    "病理結果",
+    "看護問題",
+    "看護計画",
+    "目的",
+    "背景",
+    "概要",
+    "要旨",
+    "結果",
+    "まとめ",
+    "備考",
+    "Findings",
+    "Impression",
+    "Assessment",
+    "Plan",
+    "History",
+    "Diagnosis",
+    "Conclusion",
+    "Summary",
+    "Subjective",
+    "Objective",
+    "Medications",
+    "Allergies",
+    "Background",
+    "Results",
+    "Discussion",
 )
 SOAP_NAMES = {"S": "Subjective", "O": "Objective", "A": "Assessment", "P": "Plan"}
 
@@ -82,7 +140,9 @@ def _label_re(labels: Sequence[str]) -> re.Pattern:
     return re.compile(rf"^\s*(?:\d{{1,2}}[.．)）]\s*|[#＃]\s*)?({alts})\s*(?:[:：]|$)", re.I)
 
 
-_CAND_LINE = r"\n(?=[ \t]*(?:#|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|\d{1,2}[.．)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
+_CAND_LINE = (
+    r"\n(?=[ \t]*(?:#|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|\d{1,2}[.．)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
+)
 
 
 @lru_cache(maxsize=8)
@@ -139,7 +199,7 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
 
     def bare(line: str, m: re.Match | None) -> bool:
         """The heading line holds nothing but the heading."""
-        return m is None or not line[m.end():].strip()
+        return m is None or not line[m.end() :].strip()
 
     nl_text = "\n" + text
     for q in quick.finditer(nl_text):
@@ -231,12 +291,16 @@ def attach_bare_headings(sections: list[Section]) -> list[Section]:
 
 
 _FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?:\r?\n|$))", re.S)
-_MD_TABLE = re.compile(r"\n(([ \t]*\|[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n)"
-                       r"(?:[ \t]*\|[^\n]*\|[ \t]*(?:\r?\n|$))*)")
+_MD_TABLE = re.compile(
+    r"\n(([ \t]*\|[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n)"
+    r"(?:[ \t]*\|[^\n]*\|[ \t]*(?:\r?\n|$))*)"
+)
 _TSV_LINE = re.compile(r"\n([^\t\n]*\t[^\t\n]*\t[^\n]*)")
 _LEAD_HINT = re.compile(r"[:：][ \t]*\r?\n[ \t]*(?:[・•●○\-*+]|\d|[（(]|[①-⑳])")
-_LEAD_LIST = re.compile(r"\n([^\n]*[:：][ \t]*\r?\n(?:[ \t]*(?:[・•●○\-*+]|\d{1,2}[.．)）]|[（(]\d{1,2}[)）]|[①-⑳])"
-                        r"[ \t]*\S[^\n]*(?:\r?\n|$))+)")
+_LEAD_LIST = re.compile(
+    r"\n([^\n]*[:：][ \t]*\r?\n(?:[ \t]*(?:[・•●○\-*+]|\d{1,2}[.．)）]|[（(]\d{1,2}[)）]|[①-⑳])"
+    r"[ \t]*\S[^\n]*(?:\r?\n|$))+)"
+)
 
 
 def find_atoms(text: str) -> list[Atom]:
@@ -250,8 +314,10 @@ def find_atoms(text: str) -> list[Atom]:
     if "```" in text or "~~~" in text:
         found += [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in _FENCED.finditer(t)]
     if "|" in text:
-        found += [Atom(m.start(1) - 1, m.end(1) - 1, "table", body_start=m.end(2) - 1, header=m.group(2))
-                  for m in _MD_TABLE.finditer(t)]
+        found += [
+            Atom(m.start(1) - 1, m.end(1) - 1, "table", body_start=m.end(2) - 1, header=m.group(2))
+            for m in _MD_TABLE.finditer(t)
+        ]
     if text.count("\t") >= 6:
         run: list[tuple[int, int]] = []
         for m in _TSV_LINE.finditer(t):
@@ -284,7 +350,7 @@ def find_atoms(text: str) -> list[Atom]:
 def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
     if len(run) < 3:
         return []
-    return [Atom(run[0][0], run[-1][1], "table", body_start=run[0][1], header=text[run[0][0]:run[0][1]])]
+    return [Atom(run[0][0], run[-1][1], "table", body_start=run[0][1], header=text[run[0][0] : run[0][1]])]
 
 
 class Structure(Protocol):

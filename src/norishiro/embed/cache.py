@@ -1,11 +1,12 @@
 """Vectors cached by model and content hash, so re-running or adding a configuration only
 embeds what is new. In memory by default; on disk (SQLite, standard library) with a path."""
+
 from __future__ import annotations
 
 import hashlib
 import os
 import sqlite3
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,15 +24,17 @@ class EmbeddingCache:
         if self.path:
             os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             self._db = sqlite3.connect(self.path)
-            self._db.execute("CREATE TABLE IF NOT EXISTS vectors (model TEXT, key TEXT, dim INTEGER, "
-                             "vec BLOB, PRIMARY KEY (model, key))")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS vectors (model TEXT, key TEXT, dim INTEGER, "
+                "vec BLOB, PRIMARY KEY (model, key))"
+            )
 
     def _get(self, model: str, keys: list[str]) -> dict[str, np.ndarray]:
         found = {k: self._mem[(model, k)] for k in keys if (model, k) in self._mem}
         missing = [k for k in keys if k not in found]
         if self._db is not None and missing:
             for i in range(0, len(missing), 500):
-                part = missing[i:i + 500]
+                part = missing[i : i + 500]
                 q = f"SELECT key, vec FROM vectors WHERE model=? AND key IN ({','.join('?' * len(part))})"
                 for k, blob in self._db.execute(q, [model, *part]):
                     v = np.frombuffer(blob, dtype=np.float32)
@@ -52,8 +55,10 @@ class EmbeddingCache:
             for (k, _), v in zip(todo, vecs):
                 found[k] = self._mem[(model, k)] = v
             if self._db is not None:
-                self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
-                                     [(model, k, int(v.size), v.tobytes()) for (k, _), v in zip(todo, vecs)])
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
+                    [(model, k, int(v.size), v.tobytes()) for (k, _), v in zip(todo, vecs)],
+                )
                 self._db.commit()
         if not keys:
             return np.zeros((0, 0), np.float32)

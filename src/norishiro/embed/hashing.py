@@ -4,10 +4,11 @@ Its vectors measure surface overlap, not meaning, but they are deterministic, fa
 available everywhere, which keeps the semantic chunker and the evaluation usable offline
 and makes tests fast.
 """
+
 from __future__ import annotations
 
 import zlib
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -25,7 +26,7 @@ class HashEmbedder:
         t = "".join(text.split())  # white space carries no meaning here
         for n in self.ngrams:
             for i in range(len(t) - n + 1):
-                h = zlib.crc32(t[i:i + n].encode("utf-8", "surrogatepass"))
+                h = zlib.crc32(t[i : i + n].encode("utf-8", "surrogatepass"))
                 v[h % self.dim] += 1.0 if (h >> 31) & 1 else -1.0
         norm = float(np.linalg.norm(v))
         return v / norm if norm else v

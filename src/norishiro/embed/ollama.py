@@ -7,10 +7,12 @@ errors are ``{"error": "..."}`` with 404 for a model that is not pulled and 400 
 longer than the context ("the input length exceeds the context length").
 ``POST /api/show`` with ``{"model"}`` answers ``model_info`` holding ``<arch>.context_length``.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +50,9 @@ def context_length(model: str) -> int | None:
     return KNOWN_CONTEXT.get(model.split(":", 1)[0].split("/")[-1])
 
 
-def risky_inputs(texts: Sequence[str], model: str, context: int | None = None) -> tuple[int | None, list[tuple[int, int]]]:
+def risky_inputs(
+    texts: Sequence[str], model: str, context: int | None = None
+) -> tuple[int | None, list[tuple[int, int]]]:
     """``(context, [(index, tokens), ...])``: the texts that may not fit ``model``'s context
     window (over 90% of it in o200k tokens, which only approximates the model's own count)."""
     from ..core.measure import TiktokenSizer
@@ -77,8 +81,14 @@ class ServerUnavailable(OllamaError):
 
 
 class OllamaClient:
-    def __init__(self, url: str | None = None, timeout: float = 120.0, retries: int = 4,
-                 backoff: float = 0.5, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        url: str | None = None,
+        timeout: float = 120.0,
+        retries: int = 4,
+        backoff: float = 0.5,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         import httpx
 
         self.url = (url or DEFAULT_OLLAMA_URL).rstrip("/")
@@ -107,23 +117,28 @@ class OllamaClient:
                     last = OllamaError(f"HTTP {r.status_code}: {message}")
                 elif r.status_code == 404 or "not found" in message:
                     model = payload.get("model", "?")
-                    raise ModelNotFound(f"model {model!r} is not available on {self.url}: {message}. "
-                                        f"Run: ollama pull {model}")
+                    raise ModelNotFound(
+                        f"model {model!r} is not available on {self.url}: {message}. Run: ollama pull {model}"
+                    )
                 elif "context length" in message or "too long" in message:
                     raise InputTooLong(message)
                 else:
                     raise OllamaError(f"HTTP {r.status_code} from {self.url}{path}: {message}")
             if attempt < self.retries:
-                self._sleep(self.backoff * (2 ** attempt))
-        raise ServerUnavailable(f"no answer from {self.url}{path} after {self.retries + 1} tries ({last}); "
-                                "is Ollama running? (ollama serve)")
+                self._sleep(self.backoff * (2**attempt))
+        raise ServerUnavailable(
+            f"no answer from {self.url}{path} after {self.retries + 1} tries ({last}); "
+            "is Ollama running? (ollama serve)"
+        )
 
     def embed(self, model: str, inputs: Sequence[str], truncate: bool = False) -> list[list[float]]:
         data = self._post("/api/embed", {"model": model, "input": list(inputs), "truncate": truncate})
         vecs = data.get("embeddings")
         if not isinstance(vecs, list) or len(vecs) != len(inputs):
-            raise OllamaError(f"unexpected /api/embed answer: {len(vecs) if isinstance(vecs, list) else vecs!r} "
-                              f"embeddings for {len(inputs)} inputs")
+            raise OllamaError(
+                f"unexpected /api/embed answer: {len(vecs) if isinstance(vecs, list) else vecs!r} "
+                f"embeddings for {len(inputs)} inputs"
+            )
         return vecs
 
     def show_context_length(self, model: str) -> int | None:
@@ -157,7 +172,7 @@ class OllamaEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         rows: list[list[float]] = []
         for i in range(0, len(texts), self.batch_size):
-            rows += self.client.embed(self.model, texts[i:i + self.batch_size], truncate=False)
+            rows += self.client.embed(self.model, texts[i : i + self.batch_size], truncate=False)
         arr = np.asarray(rows, dtype=np.float32)
         if arr.size == 0:
             return arr.reshape(0, 0)

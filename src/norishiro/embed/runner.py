@@ -8,13 +8,14 @@ Output formats:
   is written once every chunk has a vector (``.npy`` with ``OUT.ids.txt``, one id a line,
   in the same order as the rows).
 """
+
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -123,8 +124,7 @@ class VectorStore:
         ids = [i for i in order if i in rows]
         if self.kind == "npy":
             np.save(self.out, np.asarray([rows[i] for i in ids], dtype=np.float32))
-            self.out.with_name(self.out.stem + ".ids.txt").write_text(
-                "".join(i + "\n" for i in ids), encoding="utf-8")
+            self.out.with_name(self.out.stem + ".ids.txt").write_text("".join(i + "\n" for i in ids), encoding="utf-8")
         else:
             from ..writers.parquet import write_vectors_parquet
 
@@ -140,9 +140,13 @@ class VectorStore:
         return dict(zip(*read_vectors_parquet(self.out)))
 
 
-def run_embedding(jobs: Sequence[EmbedJob], embed_batch: Callable[[list[str]], Sequence[Sequence[float]]],
-                  store: VectorStore, batch_size: int = 16,
-                  on_progress: Callable[[int], None] | None = None) -> EmbedResult:
+def run_embedding(
+    jobs: Sequence[EmbedJob],
+    embed_batch: Callable[[list[str]], Sequence[Sequence[float]]],
+    store: VectorStore,
+    batch_size: int = 16,
+    on_progress: Callable[[int], None] | None = None,
+) -> EmbedResult:
     """Embed every job not yet in ``store``; stop cleanly on an unreachable server or Ctrl-C.
 
     An input the server rejects as too long is isolated by splitting its batch, reported
@@ -160,8 +164,9 @@ def run_embedding(jobs: Sequence[EmbedJob], embed_batch: Callable[[list[str]], S
         except InputTooLong as e:
             if len(batch) == 1:
                 j = batch[0]
-                res.failed.append((j.id, f"{e} (size {j.size if j.size is not None else '?'}, "
-                                         f"{len(j.text)} characters)"))
+                res.failed.append(
+                    (j.id, f"{e} (size {j.size if j.size is not None else '?'}, {len(j.text)} characters)")
+                )
                 if on_progress:
                     on_progress(1)
                 return
@@ -176,7 +181,7 @@ def run_embedding(jobs: Sequence[EmbedJob], embed_batch: Callable[[list[str]], S
 
     try:
         for i in range(0, len(todo), batch_size):
-            attempt(todo[i:i + batch_size])
+            attempt(todo[i : i + batch_size])
     except ServerUnavailable as e:
         res.stopped = str(e)
     except KeyboardInterrupt:
@@ -184,4 +189,3 @@ def run_embedding(jobs: Sequence[EmbedJob], embed_batch: Callable[[list[str]], S
     if res.complete:
         store.finish([j.id for j in jobs])
     return res
-

@@ -5,12 +5,14 @@ metadata) -> Document`` function plus one line in ``LOADERS``. :func:`iter_docum
 walks paths, folders and standard input and reports what it could not read through a
 callback, so that one bad file never stops the others.
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import IO, Any
 
 from ..document import BinaryFileError, Document, DocumentError
 from .text import TEXT_SUFFIXES, decode_bytes, load_text
@@ -21,8 +23,9 @@ Loader = Callable[..., Document]
 LOADERS: dict[str, Loader] = {suffix: load_text for suffix in TEXT_SUFFIXES}
 
 
-def load_document(path: str | os.PathLike, encoding: str = "utf-8", doc_id: str | None = None,
-                  metadata: dict[str, Any] | None = None) -> Document:
+def load_document(
+    path: str | os.PathLike, encoding: str = "utf-8", doc_id: str | None = None, metadata: dict[str, Any] | None = None
+) -> Document:
     """Load one file with the loader for its ending (plain text for unknown endings)."""
     loader = LOADERS.get(Path(path).suffix.lower(), load_text)
     return loader(path, encoding=encoding, doc_id=doc_id, metadata=metadata)
@@ -35,8 +38,11 @@ def iter_paths(paths: Iterable[str | os.PathLike]) -> Iterator[Path]:
         p = Path(raw)
         if p.is_dir():
             for sub in sorted(p.rglob("*")):
-                if sub.is_file() and sub.suffix.lower() in LOADERS \
-                        and not any(part.startswith(".") for part in sub.relative_to(p).parts):
+                if (
+                    sub.is_file()
+                    and sub.suffix.lower() in LOADERS
+                    and not any(part.startswith(".") for part in sub.relative_to(p).parts)
+                ):
                     yield sub
         else:
             yield p
@@ -52,9 +58,13 @@ class Problem:
     error: bool = True
 
 
-def iter_documents(paths: Iterable[str], encoding: str = "utf-8", metadata: dict[str, Any] | None = None,
-                   stdin: IO[bytes] | None = None,
-                   on_problem: Callable[[Problem], None] = lambda p: None) -> Iterator[Document]:
+def iter_documents(
+    paths: Iterable[str],
+    encoding: str = "utf-8",
+    metadata: dict[str, Any] | None = None,
+    stdin: IO[bytes] | None = None,
+    on_problem: Callable[[Problem], None] = lambda p: None,
+) -> Iterator[Document]:
     """Documents from files, folders (walked, sorted) and ``-`` (``stdin``), one at a time."""
     for raw in paths:
         if raw == "-":

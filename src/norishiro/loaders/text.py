@@ -4,6 +4,7 @@ Offsets index the body as loaded: a UTF-8 BOM and YAML front matter are removed 
 nothing else moves. Metadata sources, later ones winning: a sidecar ``NAME.meta.json``,
 front matter, metadata given by the caller.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,15 +42,20 @@ def decode_bytes(data: bytes, where: str, encoding: str = "utf-8") -> str:
         line = data.count(b"\n", 0, e.start) + 1
         raise DocumentError(
             f"{where}: byte {e.start} (line {line}) is not valid {encoding} "
-            f"({data[e.start:e.start + 4]!r}); convert the file to UTF-8 or pass --encoding "
-            "(for example --encoding cp932 for Shift_JIS files)", where) from None
+            f"({data[e.start : e.start + 4]!r}); convert the file to UTF-8 or pass --encoding "
+            "(for example --encoding cp932 for Shift_JIS files)",
+            where,
+        ) from None
     except LookupError:
-        raise DocumentError(f"unknown encoding {encoding!r}; use a Python codec name such as utf-8 or cp932", where) from None
+        raise DocumentError(
+            f"unknown encoding {encoding!r}; use a Python codec name such as utf-8 or cp932", where
+        ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def load_text(path: str | os.PathLike, encoding: str = "utf-8", doc_id: str | None = None,
-                  metadata: dict[str, Any] | None = None) -> Document:
+def load_text(
+    path: str | os.PathLike, encoding: str = "utf-8", doc_id: str | None = None, metadata: dict[str, Any] | None = None
+) -> Document:
     """Load a ``.txt``/``.md`` file: BOM dropped, front matter parsed into metadata.
 
     Metadata sources, later ones winning: sidecar ``NAME.meta.json``, front matter, ``metadata``.

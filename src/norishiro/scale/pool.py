@@ -1,10 +1,12 @@
 """Chunk files in a pool of processes, with output identical to a serial run."""
+
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from ..api import iter_chunks
 from ..config import ChunkConfig
@@ -43,8 +45,11 @@ def _chunk_path(args: tuple[str, FileJob]) -> tuple[str, list[dict] | None, str 
         return path, None, f"{path}: {e}"
 
 
-def parallel_chunk_rows(paths: Sequence[str | os.PathLike], job: FileJob, workers: int = 2,
-                        ) -> Iterator[tuple[str, list[dict] | None, str | None]]:
+def parallel_chunk_rows(
+    paths: Sequence[str | os.PathLike],
+    job: FileJob,
+    workers: int = 2,
+) -> Iterator[tuple[str, list[dict] | None, str | None]]:
     """``(path, rows, error)`` per file, in the order of ``paths``, chunked by ``workers``
     processes. Results are yielded as soon as they are next in order, so memory holds at
     most a few documents' chunks at a time. An error that starts with ``warning:`` is a

@@ -1,10 +1,12 @@
 """The same chunkers on Ray Data (``pip install 'norishiro[ray]'``)."""
+
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..document import Document
 from ..loaders import load_document
@@ -15,8 +17,12 @@ __all__ = ["ray_chunk_dataset", "RayEmbedStage", "chunk_files_to_parquet"]
 
 def _rows_for_record(record: dict[str, Any], job: FileJob) -> list[dict[str, Any]]:
     if record.get("path"):
-        doc = load_document(record["path"], encoding=job.encoding, metadata=dict(job.metadata) or None,
-                            doc_id=record.get("doc_id") or None)
+        doc = load_document(
+            record["path"],
+            encoding=job.encoding,
+            metadata=dict(job.metadata) or None,
+            doc_id=record.get("doc_id") or None,
+        )
     else:
         meta = record.get("metadata") or {}
         meta = json.loads(meta) if isinstance(meta, str) else meta
@@ -55,17 +61,23 @@ class RayEmbedStage:
         return out
 
 
-def chunk_files_to_parquet(files: Sequence[str], job: FileJob, output: str | os.PathLike,
-                           address: str | None = None) -> list[int]:
+def chunk_files_to_parquet(
+    files: Sequence[str], job: FileJob, output: str | os.PathLike, address: str | None = None
+) -> list[int]:
     """Chunk ``files`` on Ray (a local cluster, or the one at ``address``) into a Parquet
     dataset in ``output`` (its old Parquet files replaced); returns every chunk's size."""
-    import ray
     import pyarrow.parquet as pq
+    import ray
 
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, logging_level="warning",
-                 **({} if address else {"num_cpus": os.cpu_count() or 2}))
+        ray.init(
+            address=address,
+            ignore_reinit_error=True,
+            log_to_driver=False,
+            logging_level="warning",
+            **({} if address else {"num_cpus": os.cpu_count() or 2}),
+        )
     try:
         ctx = ray.data.DataContext.get_current()
         ctx.execution_options.preserve_order = True

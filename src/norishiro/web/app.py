@@ -6,6 +6,7 @@ Privacy by construction: the page loads nothing from elsewhere (no CDN, fonts or
 from other hosts), a Content-Security-Policy forbids outside connections, the server binds
 to localhost by default, and no request body is ever logged.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,9 +30,11 @@ from ..writers.ollama import curl_command, ollama_body_json
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 20 * 1024 * 1024
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 
 
 class _Guard(BaseHTTPMiddleware):
@@ -40,9 +43,15 @@ class _Guard(BaseHTTPMiddleware):
     async def dispatch(self, request: Request, call_next):
         length = request.headers.get("content-length")
         if length and length.isdigit() and int(length) > MAX_BODY:
-            return _secure(JSONResponse({"error": f"request body of {int(length):,} bytes is over the "
-                                                  f"{MAX_BODY // (1024 * 1024)} MB limit; split the text"},
-                                        status_code=413))
+            return _secure(
+                JSONResponse(
+                    {
+                        "error": f"request body of {int(length):,} bytes is over the "
+                        f"{MAX_BODY // (1024 * 1024)} MB limit; split the text"
+                    },
+                    status_code=413,
+                )
+            )
         try:
             response = await call_next(request)
         except Exception as e:  # shown in the page, never a blank
@@ -123,13 +132,21 @@ def _option_error(e: NorishiroError) -> _FieldError:
         label = _FIELD_LABELS.get(e.option, e.option)
         return _FieldError(e.describe(label), e.option)
     if isinstance(e, ContextHeaderError):
-        return _FieldError(e.describe({"header_keys": "the header keys", "header_template": "the header",
-                                       "size": "the size"}), "header_keys")
+        return _FieldError(
+            e.describe({"header_keys": "the header keys", "header_template": "the header", "size": "the size"}),
+            "header_keys",
+        )
     return _FieldError(str(e))
 
 
-_FIELD_LABELS = {"size": "size", "overlap": "overlap", "strategy": "strategy", "unit": "unit",
-                 "tokenizer": "unit", "header_keys": "header keys"}
+_FIELD_LABELS = {
+    "size": "size",
+    "overlap": "overlap",
+    "strategy": "strategy",
+    "unit": "unit",
+    "tokenizer": "unit",
+    "header_keys": "header keys",
+}
 
 
 def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
@@ -137,8 +154,15 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
     tokenizer = d.tokenizer or ("o200k_base" if d.unit == "tokens" else None)
     meta = {str(k): str(v) for k, v in d.metadata.items()}
     try:
-        config = ChunkConfig(size=d.size, overlap=d.overlap, strategy=d.strategy, unit=d.unit, tokenizer=tokenizer,
-                             header_keys=d.header_keys, structure=True)
+        config = ChunkConfig(
+            size=d.size,
+            overlap=d.overlap,
+            strategy=d.strategy,
+            unit=d.unit,
+            tokenizer=tokenizer,
+            header_keys=d.header_keys,
+            structure=True,
+        )
         doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter)
         embedder = _hash_embedder() if chunker_class(config.strategy).needs_embedder else None
         chunks = chunk(doc, config, embedder=embedder)
@@ -148,10 +172,24 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
     inputs = [c.embed_text for c in chunks]
     return {
         "offset_base": len(d.text) - len(doc.text),  # front matter removed before offsets
-        "summary": {"chunks": len(chunks), "longest": max((c.size for c in chunks), default=0),
-                    "unit": config.unit, "over_budget": sum(c.size > d.size for c in chunks)},
-        "chunks": [{"index": c.index, "start": c.start, "end": c.end, "size": c.size, "text": c.text,
-                    "embed_text": c.embed_text, "section": c.section} for c in chunks],
+        "summary": {
+            "chunks": len(chunks),
+            "longest": max((c.size for c in chunks), default=0),
+            "unit": config.unit,
+            "over_budget": sum(c.size > d.size for c in chunks),
+        },
+        "chunks": [
+            {
+                "index": c.index,
+                "start": c.start,
+                "end": c.end,
+                "size": c.size,
+                "text": c.text,
+                "embed_text": c.embed_text,
+                "section": c.section,
+            }
+            for c in chunks
+        ],
         "lint": {"summary": report.summary(), "findings": [f.to_dict() for f in report.findings]},
         "ollama_body": ollama_body_json(inputs, d.model, d.truncate),
         "curl": curl_command(inputs, d.model, d.truncate, d.ollama_url),

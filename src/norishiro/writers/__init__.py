@@ -4,6 +4,7 @@ A writer receives chunk rows (``Chunk.to_dict()``) one at a time and finishes on
 ``close()``. Stream writers write to a text stream; folder writers (Parquet) to a folder.
 A new format is one class plus one line in ``WRITERS``.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,17 @@ from typing import Any, Protocol, TextIO
 from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL
 from .ollama import curl_command, ollama_body_json
 
-__all__ = ["ChunkWriter", "WRITERS", "make_writer", "JsonlWriter", "JsonWriter", "TextWriter", "OllamaBodyWriter",
-           "CurlWriter", "ParquetWriter"]
+__all__ = [
+    "ChunkWriter",
+    "WRITERS",
+    "make_writer",
+    "JsonlWriter",
+    "JsonWriter",
+    "TextWriter",
+    "OllamaBodyWriter",
+    "CurlWriter",
+    "ParquetWriter",
+]
 
 
 class ChunkWriter(Protocol):
@@ -69,8 +79,10 @@ class TextWriter:
         self.unit = unit
 
     def write(self, row: dict[str, Any]) -> None:
-        self.out.write(f"--- {row['doc_id']} #{row['index']} [{row['start']}:{row['end']}] {row['size']} "
-                       f"{self.unit}\n{row['text']}\n")
+        self.out.write(
+            f"--- {row['doc_id']} #{row['index']} [{row['start']}:{row['end']}] {row['size']} "
+            f"{self.unit}\n{row['text']}\n"
+        )
 
     def close(self) -> None:
         pass
@@ -98,8 +110,14 @@ class OllamaBodyWriter:
 class CurlWriter(OllamaBodyWriter):
     """A ready ``curl`` command that sends the body."""
 
-    def __init__(self, out: TextIO, model: str = DEFAULT_MODEL, truncate: bool = False,
-                 ollama_url: str = DEFAULT_OLLAMA_URL, **_options: Any):
+    def __init__(
+        self,
+        out: TextIO,
+        model: str = DEFAULT_MODEL,
+        truncate: bool = False,
+        ollama_url: str = DEFAULT_OLLAMA_URL,
+        **_options: Any,
+    ):
         super().__init__(out, model, truncate)
         self.url = ollama_url
 

@@ -3,10 +3,11 @@
 The JSON is laid out the way seed 002 shows it (one input per line) so that a person can
 read and edit it; it parses to ``{"model", "input": [...], "truncate"}``.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL
 
@@ -33,7 +34,8 @@ def shell_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
 
-def curl_command(inputs: Sequence[str], model: str = DEFAULT_MODEL, truncate: bool = False,
-                 url: str = DEFAULT_OLLAMA_URL) -> str:
+def curl_command(
+    inputs: Sequence[str], model: str = DEFAULT_MODEL, truncate: bool = False, url: str = DEFAULT_OLLAMA_URL
+) -> str:
     """A ready ``curl URL/api/embed -d '...'`` line for a POSIX shell."""
     return f"curl {url.rstrip('/')}/api/embed -d {shell_quote(ollama_body_json(inputs, model, truncate))}"

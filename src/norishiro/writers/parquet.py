@@ -3,17 +3,18 @@
 ``headings`` and ``metadata`` are stored as JSON text so that every file has the same
 column types whatever the documents hold (the Ray output has the same columns).
 """
+
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = ["ROW_COLUMNS", "ParquetWriter", "write_vectors_parquet", "read_vectors_parquet"]
 
-ROW_COLUMNS = ("doc_id", "id", "index", "start", "end", "size", "text", "headings", "section", "metadata",
-               "embed_text")
+ROW_COLUMNS = ("doc_id", "id", "index", "start", "end", "size", "text", "headings", "section", "metadata", "embed_text")
 
 
 def _pyarrow():

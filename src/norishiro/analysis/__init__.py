@@ -1,0 +1,1 @@
+"""Looking at chunks: fragmentation (lint), the chunk-count plan, retrieval evaluation, plots."""
