@@ -47,7 +47,7 @@ def load_corpus(lang: str) -> list[str]:
 
 def char_chunkers(size: int, overlap: int = 0) -> dict[str, Callable[[str], list[str]]]:
     out: dict[str, Callable[[str], list[str]]] = {
-        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size, overlap=overlap)],
+        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size, overlap=overlap, structure=False)],
     }
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -103,7 +103,9 @@ class _FreshSemchunk:
 def token_chunkers(size: int, sizer: TiktokenSizer, overlap: int = 0) -> dict[str, Callable[[str], list[str]]]:
     enc = sizer.encoding
     out: dict[str, Callable[[str], list[str]]] = {
-        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=size, overlap=overlap, tokenizer=sizer)],
+        "norishiro": lambda t: [
+            c.text for c in norishiro.iter_chunks(t, size=size, overlap=overlap, tokenizer=sizer, structure=False)
+        ],
     }
     try:
         out["semchunk"] = _FreshSemchunk(enc, size, overlap)

@@ -3,9 +3,9 @@
 
     python benchmarks/semantic_sections.py [--embedder local|hash] [--window 0] [--method percentile]
 
-On ../shared/samples/ja-clinical, each document is chunked as plain text (no section
+On tests/data/ja-clinical, each document is chunked as plain text (no section
 boundaries imposed, size 1000 characters so that the size limit rarely forces a cut), and
-the semantic breakpoints are compared with the section starts that norishiro.context finds
+the semantic breakpoints are compared with the section starts that norishiro.core.structure finds
 (Markdown headings, 【labels】, SOAP lines ...). A breakpoint counts as "at a section change"
 when it lies within one character of a section start.
 """
@@ -26,7 +26,7 @@ from norishiro.core.structure import find_sections  # noqa: E402
 from norishiro.embed import get_embedder  # noqa: E402
 from norishiro.embed.cache import EmbeddingCache  # noqa: E402
 
-SAMPLES = HERE.parent.parent / "shared" / "samples" / "ja-clinical"
+SAMPLES = HERE.parent / "tests" / "data" / "ja-clinical"
 
 
 def main() -> None:
@@ -51,7 +51,8 @@ def main() -> None:
         starts = [s.start for s in find_sections(doc.text)[1:]]
         tr = SemanticTrace()
         chunks = norishiro.chunk(
-            doc if args.structure else doc.text,
+            doc,
+            structure=args.structure,
             size=1000 if not args.structure else 256,
             unit="chars" if not args.structure else "tokens",
             strategy="semantic",

@@ -1,9 +1,9 @@
-"""Context fragmentation and boundary quality of a set of chunks (seed 003 §1).
+"""Context fragmentation and boundary quality of a set of chunks.
 
 A chunk boundary that falls inside a sentence can cut a finding off from its negation
 (``肺癌の疑い`` | ``なし``), a cause from its effect, or a date from its result. ``lint``
 finds such boundaries and classifies them by the cue on either side of the cut (the list in
-``../shared/fixtures/fragmentation-cues.md``). These are heuristics: each finding is a place
+``tests/data/fixtures/fragmentation-cues.md``). These are heuristics: each finding is a place
 to look, reported with a rate per 1,000 boundaries, not a proof.
 
 A boundary is *healed* when some chunk holds the whole sentence around it (overlap can do

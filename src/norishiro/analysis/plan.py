@@ -1,4 +1,4 @@
-"""The chunk-count calculator (seed 000): pure functions, no I/O.
+"""The chunk-count calculator: pure functions, no I/O, and the plan beside a real run.
 
 A window of ``c`` units advances by the stride ``s = c - o``; a document of ``T`` units is
 covered after the first window's ``o``-unit run-up plus ``ceil((T - o) / s)`` strides, so
@@ -61,7 +61,7 @@ def plan(
     bytes_per_value: float = 4,
     index_overhead: float = 0.0,
 ) -> Plan:
-    """Seed 000's estimate for a document of ``tokens`` units. 8000/512/64 gives 18 chunks."""
+    """The window model's estimate for a document of ``tokens`` units. 8000/512/64 gives 18 chunks."""
     _check("document tokens", tokens, 0)
     _check("chunk size", size, 1)
     _check("overlap", overlap, 0)

@@ -1,4 +1,4 @@
-"""Fixed windows (seed 000): windows of ``size`` units advancing by ``size - overlap``.
+"""Fixed windows: windows of ``size`` units advancing by ``size - overlap``.
 
 In token units each window is the longest run of whole characters (whole grapheme
 clusters, in fact) whose own token count is at most ``size``, so no window starts or ends

@@ -1,4 +1,4 @@
-"""Recursive splitting (seed 002): cut at the largest boundary that fits the budget.
+"""Recursive splitting: cut at the largest boundary that fits the budget.
 
 Paragraph, then line, sentence (Japanese 。！？ included), clause, word, and grapheme as the
 last resort. Separators stay with the text before them, so without overlap the chunks

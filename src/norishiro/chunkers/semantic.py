@@ -1,4 +1,4 @@
-"""Semantic chunking (seed 003 §4): cut where the similarity of neighbouring sentences dips.
+"""Semantic chunking: cut where the similarity of neighbouring sentences dips.
 
 Sentences come from the core boundaries; each is embedded (optionally together with its
 neighbours, which smooths very short sentences), the cosine similarity of each neighbouring

@@ -132,7 +132,7 @@ def eval_cmd(data, configs, k, embedder, ollama_url, metric_unit, metric_tokeniz
 
     \b
     Example:
-      norishiro eval ../shared/samples/ja-clinical --config "recursive size=256 unit=tokens" \\
+      norishiro eval tests/data/ja-clinical --config "recursive size=256 unit=tokens" \\
           --config "fixed size=256 unit=tokens" --embedder local
     """
     from ..analysis.evaluate import parse_config
@@ -204,7 +204,7 @@ def tune_cmd(
 
     \b
     Example:
-      norishiro tune ../shared/samples/ja-clinical --strategies recursive,semantic \\
+      norishiro tune tests/data/ja-clinical --strategies recursive,semantic \\
           --sizes 128,256,512 --overlaps 0,0.1 --objective iou
     """
     from ..analysis.evaluate import grid

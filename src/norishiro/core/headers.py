@@ -1,4 +1,4 @@
-"""Context headers (seed 003 §5): whose, when and which section, in front of each chunk.
+"""Context headers: whose, when and which section, in front of each chunk.
 
 The header goes into ``embed_text`` (what is embedded), never into the chunk's text, and it
 counts against the chunk's budget.
@@ -21,7 +21,7 @@ def _display_key(key: str) -> str:
 class HeaderRenderer:
     """Renders the context header for a chunk from document metadata and its section path.
 
-    Default format (seed 003): ``(Metadata: Patient_ID=12345, Date=2026-02-18,
+    Default format: ``(Metadata: Patient_ID=12345, Date=2026-02-18,
     Section=Assessment)`` and a newline. ``section`` means the section path (joined with
     " > "); keys missing from the metadata are left out. A ``template`` is a Python format
     string over the metadata keys plus ``section`` and ``headings``.

@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 # Context windows (tokens) of common Ollama embedding models, as Ollama serves them by
-# default. Seed 002: embeddinggemma and nomic-embed-text 2K, mxbai-embed-large and
+# default. embeddinggemma and nomic-embed-text 2K, mxbai-embed-large and
 # all-minilm 512. The others as listed for the Ollama library by several independent
 # model comparisons (2026). A running server's /api/show is asked first when reachable.
 KNOWN_CONTEXT = {

@@ -1,6 +1,6 @@
 """What the chunks become on the way out: Ollama ``/api/embed`` request bodies and curl lines.
 
-The JSON is laid out the way seed 002 shows it (one input per line) so that a person can
+The JSON is laid out one input per line so that a person can
 read and edit it; it parses to ``{"model", "input": [...], "truncate"}``.
 """
 
@@ -21,7 +21,7 @@ def ollama_body(inputs: Sequence[str], model: str = DEFAULT_MODEL, truncate: boo
 
 
 def ollama_body_json(inputs: Sequence[str], model: str = DEFAULT_MODEL, truncate: bool = False) -> str:
-    """The body as seed 002 prints it: keys and inputs one per line, UTF-8 kept readable."""
+    """The body with keys and inputs one per line, UTF-8 kept readable."""
     dump = lambda v: json.dumps(v, ensure_ascii=False)  # noqa: E731
     lines = ["{", f'"model": {dump(model)},', '"input": [']
     lines += [dump(s) + ("," if i < len(inputs) - 1 else "") for i, s in enumerate(inputs)]
