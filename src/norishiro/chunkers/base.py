@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..core.boundaries import Level
 from ..core.measure import Measure, Sizer
+from ..core.packer import Packer
 
-__all__ = ["Region", "Chunker", "Span"]
+__all__ = ["Region", "Chunker", "Span", "PackingChunker"]
 
 Span = tuple[int, int, int]  # start, end, size (of prefix + text), in the region's coordinates
 
@@ -52,3 +54,35 @@ class Chunker(Protocol):
     def spans(self, region: Region) -> Iterator[Span]:
         """Spans covering ``region.text`` in order, each within ``region.size``."""
         ...
+
+
+class PackingChunker:
+    """A chunker that is the packer with its own levels: each chunk ends at the farthest cut
+    of the first level in ``end_levels`` that fits (with ``merge_coarser``, a level's cuts
+    include every coarser level's), and overlap repeats whole units of ``overlap_levels``.
+    ``keeps_structure``: atoms stay whole and headings stay with their text."""
+
+    sectioned = True
+    needs_embedder = False
+    end_levels: tuple[Level, ...] = tuple(Level)
+    overlap_levels: tuple[Level, ...] = (Level.SENTENCE, Level.CLAUSE, Level.WORD)
+    merge_coarser = False
+    keeps_structure = True
+
+    def __init__(self, config=None, **_runtime):
+        self.config = config
+
+    def spans(self, region: Region) -> Iterator[Span]:
+        keep = self.keeps_structure
+        return Packer(
+            region.text,
+            region.measure,
+            region.size,
+            region.overlap,
+            end_levels=self.end_levels,
+            overlap_levels=self.overlap_levels,
+            prefix=region.prefix,
+            atoms=region.atoms if keep else (),
+            heads=region.heads if keep else (),
+            merge_coarser=self.merge_coarser,
+        ).spans()

@@ -8,27 +8,12 @@ Windows run over the whole text, across sections, and keep nothing whole.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..core.boundaries import Level
-from ..core.packer import Packer
-from .base import Region, Span
+from .base import PackingChunker
 
 
-class FixedWindows:
+class FixedWindows(PackingChunker):
     sectioned = False
-    needs_embedder = False
-
-    def __init__(self, config=None, **_runtime):
-        self.config = config
-
-    def spans(self, region: Region) -> Iterator[Span]:
-        return Packer(
-            region.text,
-            region.measure,
-            region.size,
-            region.overlap,
-            end_levels=(Level.GRAPHEME,),
-            overlap_levels=(Level.GRAPHEME,),
-            prefix=region.prefix,
-        ).spans()
+    end_levels = (Level.GRAPHEME,)
+    overlap_levels = (Level.GRAPHEME,)
+    keeps_structure = False

@@ -8,29 +8,8 @@ else words) of the previous chunk.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from ..core.boundaries import Level
-from ..core.packer import Packer
-from .base import Region, Span
+from .base import PackingChunker
 
 
-class RecursiveChunker:
-    sectioned = True
-    needs_embedder = False
-
-    def __init__(self, config=None, **_runtime):
-        self.config = config
-
-    def spans(self, region: Region) -> Iterator[Span]:
-        return Packer(
-            region.text,
-            region.measure,
-            region.size,
-            region.overlap,
-            end_levels=tuple(Level),
-            overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD),
-            prefix=region.prefix,
-            atoms=region.atoms,
-            heads=region.heads,
-        ).spans()
+class RecursiveChunker(PackingChunker):
+    """Every level, coarsest first (the defaults of :class:`PackingChunker`)."""

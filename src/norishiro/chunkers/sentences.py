@@ -9,30 +9,10 @@ repeats whole sentences.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from ..core.boundaries import Level
-from ..core.packer import Packer
-from .base import Region, Span
+from .base import PackingChunker
 
 
-class SentenceChunker:
-    sectioned = True
-    needs_embedder = False
-
-    def __init__(self, config=None, **_runtime):
-        self.config = config
-
-    def spans(self, region: Region) -> Iterator[Span]:
-        return Packer(
-            region.text,
-            region.measure,
-            region.size,
-            region.overlap,
-            end_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD, Level.GRAPHEME),
-            overlap_levels=(Level.SENTENCE, Level.CLAUSE, Level.WORD),
-            prefix=region.prefix,
-            atoms=region.atoms,
-            heads=region.heads,
-            merge_coarser=True,
-        ).spans()
+class SentenceChunker(PackingChunker):
+    end_levels = (Level.SENTENCE, Level.CLAUSE, Level.WORD, Level.GRAPHEME)
+    merge_coarser = True
