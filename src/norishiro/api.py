@@ -44,6 +44,25 @@ def resolve(config: ChunkConfig | None = None, **options: Any) -> tuple[ChunkCon
     instance, ``cache``, ``trace``) beside the :class:`SemanticConfig` fields: those stay out
     of the config (which must remain JSON-able) and come back in ``runtime``.
     """
+    try:
+        key = (config, tuple(sorted(options.items())))
+        hash(key)
+    except TypeError:  # lists, callables ...: resolved each time
+        return _resolve(config, options)
+    got = _RESOLVED.get(key)
+    if got is None:
+        if len(_RESOLVED) >= 64:
+            _RESOLVED.clear()
+        got = _RESOLVED[key] = _resolve(config, dict(options))
+    return got[0], got[1], dict(got[2])
+
+
+# the common calls repeat the same options for every document: resolving them (validation,
+# tokenizer tables) once is a measurable share of chunking a short text
+_RESOLVED: dict[Any, tuple[ChunkConfig, Sizer, dict[str, Any]]] = {}
+
+
+def _resolve(config: ChunkConfig | None, options: dict[str, Any]) -> tuple[ChunkConfig, Sizer, dict[str, Any]]:
     runtime: dict[str, Any] = {}
     sizer: Sizer | None = None
     tok = options.pop("tokenizer", None)
@@ -64,9 +83,11 @@ def resolve(config: ChunkConfig | None = None, **options: Any) -> tuple[ChunkCon
     for key in ("header_keys", "section_labels"):
         if options.get(key) is None and key in options:
             options[key] = ()
-    base = config if config is not None else ChunkConfig()
     try:
-        config = base.replace(**options) if options else base
+        if config is None:
+            config = ChunkConfig(**options)
+        else:
+            config = config.replace(**options) if options else config
     except TypeError as e:  # an unknown keyword
         raise OptionError(
             str(e).split("'")[1] if "'" in str(e) else "options", options, "the fields of ChunkConfig"
