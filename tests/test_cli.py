@@ -56,7 +56,7 @@ def test_encoding_override(tmp_path):
 def test_binary_file_is_skipped_with_warning(tmp_path):
     (tmp_path / "x.txt").write_bytes(b"\x00\x01\x02binary")
     r = run(["chunk", str(tmp_path / "x.txt"), "-q"])
-    assert r.exit_code == 0 and "binary" in r.stderr and r.stdout == ""
+    assert r.exit_code == 1 and "binary" in r.stderr and "skipped" in r.stderr and r.stdout == ""
 
 
 def test_usage_errors_exit_2():

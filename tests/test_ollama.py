@@ -15,6 +15,13 @@ from norishiro.writers.ollama import curl_command, ollama_body, ollama_body_json
 from seeds import needs_seeds, seed002_body, seed002_raw, seed002_text
 
 
+def vector_lines(path):
+    """The rows of a vector log, after its identity line."""
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["norishiro_vectors"] == 1
+    return lines[1:]
+
+
 def run(args, input=None):
     return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
 
@@ -74,7 +81,7 @@ def test_retries_on_5xx_then_succeeds(tmp_path):
         out = tmp_path / "v.jsonl"
         r = run(["embed", str(chunks_path), "--ollama-url", srv.url, "-o", str(out), "--retries", "3"])
         assert r.exit_code == 0, r.stderr
-        assert len(out.read_text().splitlines()) == len(rows)
+        assert len(vector_lines(out)) == len(rows)
 
 
 def test_unreachable_server_exits_nonzero_and_says_so(tmp_path):
@@ -118,7 +125,7 @@ def test_too_long_chunk_is_named_and_left_out(tmp_path):
         r = run(["embed", str(chunks_path), "--ollama-url", srv.url, "-o", str(out), "--batch-size", "4"])
         assert r.exit_code == 1
         assert "LONG" in r.stderr and "size 500" in r.stderr
-        ids = [json.loads(x)["id"] for x in out.read_text().splitlines()]
+        ids = [json.loads(x)["id"] for x in vector_lines(out)]
         assert len(ids) == len(rows) and "LONG" not in ids
 
 
@@ -132,7 +139,7 @@ def test_crash_and_resume_embeds_every_chunk_exactly_once(tmp_path):
             ["embed", str(chunks_path), "--ollama-url", srv.url, "-o", str(out), "--batch-size", "4", "--retries", "1"]
         )
     assert r1.exit_code == 1 and "Run the same command again" in r1.stderr
-    first = [json.loads(x)["id"] for x in out.read_text().splitlines()]
+    first = [json.loads(x)["id"] for x in vector_lines(out)]
     assert len(first) == 12
     with FakeOllama(port=port) as srv2:  # the server comes back
         r2 = run(
@@ -140,7 +147,7 @@ def test_crash_and_resume_embeds_every_chunk_exactly_once(tmp_path):
         )
         assert r2.exit_code == 0, r2.stderr
         resent = srv2.embedded
-    lines = out.read_text().splitlines()
+    lines = vector_lines(out)
     ids = [json.loads(x)["id"] for x in lines]
     assert sorted(ids) == sorted(r["id"] for r in rows)  # every chunk ...
     assert len(ids) == len(set(ids))  # ... exactly once
@@ -159,7 +166,7 @@ def test_half_written_last_line_is_dropped_and_redone(tmp_path):
         data = out.read_bytes()
         out.write_bytes(data[: len(data) - 7])  # crash while writing the last row
         assert run(["embed", str(chunks_path), "--ollama-url", srv.url, "-o", str(out)]).exit_code == 0
-    ids = [json.loads(x)["id"] for x in out.read_text().splitlines()]
+    ids = [json.loads(x)["id"] for x in vector_lines(out)]
     assert sorted(ids) == sorted(r["id"] for r in rows)
 
 
@@ -189,7 +196,7 @@ def test_hash_embedder_offline(tmp_path):
     out = tmp_path / "v.jsonl"
     r = run(["embed", str(chunks_path), "--embedder", "hash", "-o", str(out)])
     assert r.exit_code == 0
-    v = np.asarray([json.loads(x)["vector"] for x in out.read_text().splitlines()])
+    v = np.asarray([json.loads(x)["vector"] for x in vector_lines(out)])
     assert v.shape[0] == len(rows) and np.allclose(np.linalg.norm(v, axis=1), 1, atol=1e-5)
 
 

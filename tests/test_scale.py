@@ -26,7 +26,7 @@ def test_workers_output_identical_to_serial(tmp_path):
 
 def test_parallel_rows_keep_order_and_report_bad_files(tmp_path):
     bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"\xff\xfe")
+    bad.write_bytes(b"\xff\x80abc")
     paths = [*sample_paths()[:3], bad, sample_paths()[3]]
     got = list(parallel_chunk_rows(paths, FileJob(ChunkConfig(200)), workers=2))
     assert [g[0] for g in got] == [str(p) for p in paths]

@@ -125,6 +125,8 @@ def iter_chunks(
     chunker = cls(config, **runtime)
     renderer = HeaderRenderer(config.header_keys, config.header_template)
     text, meta = doc.text, doc.metadata
+    if not text.strip():  # nothing to embed: no chunk (a blank chunk would only add noise)
+        return
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         for i, (s, e, n) in enumerate(chunker.spans(region)):

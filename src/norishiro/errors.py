@@ -13,7 +13,13 @@ __all__ = ["NorishiroError", "OptionError", "ContextHeaderError"]
 
 
 class NorishiroError(Exception):
-    """Base of every error norishiro raises on purpose."""
+    """Base of every error norishiro raises on purpose.
+
+    ``stops_run``: the same error would meet every later document too (a server that is
+    down), so a run over many documents should stop instead of repeating it.
+    """
+
+    stops_run = False
 
 
 class OptionError(NorishiroError, ValueError):

@@ -35,8 +35,22 @@ def main() -> None:
 
     \b
     Exit codes: 0 done; 1 some input could not be processed (the rest was written);
-    2 a flag or its value is wrong (nothing was done).
+    2 a flag or its value is wrong (nothing was done); 130 interrupted (Ctrl-C or SIGTERM:
+    an output file is left as it was before the command).
     """
+    _interrupt_on_sigterm()
+
+
+def _interrupt_on_sigterm() -> None:
+    """SIGTERM stops a command the way Ctrl-C does, so outputs are left whole."""
+    import signal
+    import threading
+
+    def interrupt(_signum, _frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 for _cmd in (chunk_cmd, segment_cmd, plan_cmd, lint_cmd, embed_cmd, eval_cmd, tune_cmd, serve_cmd):

@@ -22,7 +22,7 @@ from .common import (
     parse_meta,
     runtime_for,
 )
-from .stats import Stats, warn_context
+from .stats import Progress, Stats, open_output, warn_context
 
 
 @click.command("chunk", context_settings=CONTEXT)
@@ -116,61 +116,82 @@ def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncat
         raise click.UsageError("--engine ray writes Parquet: add --format parquet")
     if output and not writer_cls.to_folder and Path(output).is_dir():
         raise click.UsageError(f"-o {output} is a folder; give a file name (folders are for --format parquet)")
+    exclude = _output_not_an_input(paths, output)
     from ..scale import FileJob
 
     job = FileJob(config, opts["encoding"], meta)
     runtime = runtime_for(config) if not parallel else {}
-    unit = config.unit
     problems = Problems()
     stats = Stats(config.size)
-    if engine == "ray":
-        _chunk_with_ray(paths, job, output, ray_address, stats, problems)
-    else:
-        traces = []
-        rows = (
-            _parallel_rows(paths, job, workers, stats, problems)
-            if parallel
-            else _serial_rows(paths, job, runtime, stats, problems, traces if sem_plot else None)
-        )
-        try:
-            out = None if writer_cls.to_folder else (open(output, "w", encoding="utf-8") if output else sys.stdout)
-            writer = make_writer(
-                fmt,
-                output if writer_cls.to_folder else out,
-                unit=unit,
-                model=model,
-                truncate=truncate,
-                ollama_url=opts["ollama_url"],
+    try:
+        if engine == "ray":
+            _chunk_with_ray(paths, job, output, ray_address, stats, problems, exclude)
+        else:
+            traces: list = []
+            progress = Progress(paths, enabled=not quiet)
+            rows = (
+                _parallel_rows(paths, job, workers, stats, problems, exclude, progress)
+                if parallel
+                else _serial_rows(paths, job, runtime, stats, problems, traces if sem_plot else None, exclude, progress)
             )
-        except ImportError as e:
-            raise click.UsageError(str(e)) from None
-        try:
-            for r in rows:
-                stats.add(r)
-                writer.write(r)
+            options = dict(unit=config.unit, model=model, truncate=truncate, ollama_url=opts["ollama_url"])
+            with progress, open_output(writer_cls, output) as target:
+                writer = make_writer(fmt, target, **options)
+                _write_all(rows, writer, stats)
             if isinstance(writer, OllamaBodyWriter):
                 warn_context(writer.inputs, model)
-            writer.close()
-        finally:
-            if output and out is not None:
-                out.close()
-        if sem_plot:
-            _write_plots(traces, sem_plot)
+            if sem_plot:
+                _write_plots(traces, sem_plot)
+    except KeyboardInterrupt:
+        kept = f"; {output} was left as it was" if output else ""
+        err(f"interrupted: output incomplete{kept}")
+        sys.exit(130)
+    except ImportError as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:  # the output cannot be written: nothing was replaced
+        err(f"error: {e}")
+        sys.exit(1)
     if not quiet:
-        stats.report(unit, output)
+        stats.report(config.unit, output)
     if stats.over:
         err(
             f"warning: {stats.over} chunk(s) exceed the budget: each is a single grapheme larger "
-            f"than {config.size} {unit}; raise --size"
+            f"than {config.size} {config.unit}; raise --size"
         )
+    for key in stats.missing_keys(config.header_keys):
+        err(f"warning: --header-keys {key!r} is in no document's metadata (front matter, NAME.meta.json, --meta)")
     if problems:
-        err(f"{len(problems)} input(s) failed; the rest was written. Fix them and run again.")
+        err(f"{problems.summary()}; the rest was written. Fix them and run again.")
         sys.exit(1)
 
 
-def _serial_rows(paths, job, runtime, stats, problems, traces):
-    for doc in load_inputs(paths, job.encoding, problems, job.metadata):
+def _output_not_an_input(paths, output) -> set[Path]:
+    """The output path, which must not be one of the inputs (it would be emptied), and is
+    passed over when walking an input folder."""
+    if not output:
+        return set()
+    out = Path(output).resolve()
+    for raw in paths:
+        if raw != "-" and Path(raw).resolve() == out:
+            raise click.UsageError(f"-o {output} is also an input: it would be overwritten; write the chunks elsewhere")
+    return {out}
+
+
+def _write_all(rows, writer, stats) -> None:
+    try:
+        for r in rows:
+            stats.add(r)
+            writer.write(r)
+    except BaseException:
+        writer.abort()
+        raise
+    writer.close()
+
+
+def _serial_rows(paths, job, runtime, stats, problems, traces, exclude, progress):
+    for doc in load_inputs(paths, job.encoding, problems, job.metadata, exclude):
         stats.docs += 1
+        progress.document(doc)
         kw = dict(runtime)
         if traces is not None:
             from ..chunkers.semantic import SemanticTrace
@@ -179,26 +200,31 @@ def _serial_rows(paths, job, runtime, stats, problems, traces):
             traces.append((doc.id, kw["trace"]))
         try:
             for c in iter_chunks(doc, job.config, **kw):
+                progress.chunk(c.end)
                 yield c.to_dict()
         except NorishiroError as e:  # this document fails; the others go on
             problems.add(describe(e))
+            if e.stops_run:  # the same would happen to every other document
+                err("stopped: the remaining documents were not chunked")
+                return
 
 
-def _existing_files(paths, problems):
+def _existing_files(paths, problems, exclude):
     files = []
     for raw in paths:
         if not Path(raw).exists():
             problems.add(f"{raw}: no such file or directory")
-        files += [str(p) for p in iter_paths([raw])]
+        files += [str(p) for p in iter_paths([raw], exclude, problems)]
     return files
 
 
-def _parallel_rows(paths, job, workers, stats, problems):
+def _parallel_rows(paths, job, workers, stats, problems, exclude, progress):
     from ..scale import parallel_chunk_rows
 
-    for _path, got, problem in parallel_chunk_rows(_existing_files(paths, problems), job, workers):
+    for path, got, problem in parallel_chunk_rows(_existing_files(paths, problems, exclude), job, workers):
+        progress.file_done(path)
         if problem and problem.startswith("warning:"):
-            err(problem)
+            problems.skipped(problem[len("warning: ") :])
         elif problem:
             problems.add(problem)
         else:
@@ -206,12 +232,12 @@ def _parallel_rows(paths, job, workers, stats, problems):
             yield from got
 
 
-def _chunk_with_ray(paths, job, output, address, stats, problems) -> None:
+def _chunk_with_ray(paths, job, output, address, stats, problems, exclude) -> None:
     try:
         from ..scale.ray import chunk_files_to_parquet
     except ImportError:
         raise click.UsageError("--engine ray needs Ray: pip install 'norishiro[ray]'") from None
-    files = _existing_files(paths, problems)
+    files = _existing_files(paths, problems, exclude)
     if not files:
         return
     try:

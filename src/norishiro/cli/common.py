@@ -73,25 +73,47 @@ def parse_meta(items: tuple[str, ...]) -> dict[str, str]:
 
 
 class Problems(list):
-    """Inputs that were not processed: printed as they come, counted for the exit code."""
+    """Inputs that were not processed: printed as they come, counted for the exit code.
+    A skipped file (binary) is a warning on screen, but it still makes the exit code 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.skips = 0
 
     def __call__(self, p: Problem) -> None:
         if p.error:
-            self.append(p.message)
-            err(f"error: {p.message}")
+            self.add(p.message)
         else:
-            err(f"warning: {p.message}")
+            self.skipped(p.message)
 
     def add(self, message: str) -> None:
-        self(Problem("", message))
+        self.append(message)
+        err(f"error: {message}")
+
+    def skipped(self, message: str) -> None:
+        self.skips += 1
+        err(f"warning: {message}")
+
+    def __bool__(self) -> bool:
+        return len(self) > 0 or self.skips > 0
+
+    def summary(self) -> str:
+        parts = [f"{len(self)} input(s) failed"] if len(self) else []
+        parts += [f"{self.skips} skipped"] if self.skips else []
+        return ", ".join(parts)
 
 
 def load_inputs(
-    paths: tuple[str, ...], encoding: str, problems: Problems, metadata: dict | None = None
+    paths: tuple[str, ...], encoding: str, problems: Problems, metadata: dict | None = None, exclude=()
 ) -> Iterator[Document]:
     """Documents from PATHS (files, folders, '-' for standard input; none means '-')."""
     return iter_documents(
-        paths or ("-",), encoding=encoding, metadata=metadata, stdin=sys.stdin.buffer, on_problem=problems
+        paths or ("-",),
+        encoding=encoding,
+        metadata=metadata,
+        stdin=sys.stdin.buffer,
+        on_problem=problems,
+        exclude=exclude,
     )
 
 

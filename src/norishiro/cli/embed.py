@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
 from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL
 from ..errors import NorishiroError
-from .common import CONTEXT, console, err, usage_error
+from .common import CONTEXT, console, describe, err, usage_error
 from .stats import warn_context
 
 
@@ -30,14 +31,21 @@ from .stats import warn_context
 )
 @click.option("--model", default=DEFAULT_MODEL, show_default=True, help="Ollama model.")
 @click.option("--ollama-url", default=DEFAULT_OLLAMA_URL, show_default=True)
-@click.option("--batch-size", default=16, show_default=True, help="Chunks per request.")
+@click.option("--batch-size", default=16, show_default=True, type=click.IntRange(min=1), help="Chunks per request.")
 @click.option(
     "--retries",
     default=4,
     show_default=True,
+    type=click.IntRange(min=0),
     help="Retries (with exponential back-off) on refused connections, time-outs and 5xx.",
 )
-@click.option("--timeout", default=120.0, show_default=True, help="Seconds per request.")
+@click.option(
+    "--timeout",
+    default=120.0,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds for each whole request (a server that answers slowly, byte by byte, is cut off too).",
+)
 def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retries, timeout):
     """Embed the chunks of CHUNKS_FILE (JSONL from 'norishiro chunk') and keep every vector.
 
@@ -54,31 +62,43 @@ def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retr
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ..embed.runner import VectorStore, read_chunk_rows, run_embedding
+    from ..embed.runner import VectorLogError, VectorStore, read_chunk_rows, run_embedding
 
-    if batch_size <= 0:
-        raise click.UsageError("--batch-size must be at least 1")
+    if Path(output).resolve() == Path(chunks_file).resolve():
+        raise click.UsageError(f"-o {output} is the chunks file itself; write the vectors to another file")
+    identity = f"ollama:{model}" if embedder == "ollama" else embedder
     try:
         jobs = read_chunk_rows(chunks_file)
-        store = VectorStore(output)
-    except (NorishiroError, ValueError, OSError) as e:
-        raise usage_error(e) from None
+    except NorishiroError as e:
+        err(f"error: {e}")
+        sys.exit(1)
+    try:
+        store = VectorStore(output, model=identity, chunks=Path(chunks_file).name)
+    except VectorLogError as e:
+        raise click.UsageError(str(e)) from None
+    except (NorishiroError, OSError) as e:
+        err(f"error: {e}")
+        sys.exit(1)
     except ImportError as e:
         raise click.UsageError(str(e)) from None
     client = None
     if embedder == "ollama":
-        from ..embed.ollama import ModelNotFound, OllamaClient, OllamaError
+        from ..embed.ollama import ModelNotFound, NotOllama, OllamaClient, OllamaError
 
-        client = OllamaClient(ollama_url, timeout=timeout, retries=retries)
+        try:
+            client = OllamaClient(ollama_url, timeout=timeout, retries=retries)
+        except NorishiroError as e:
+            raise usage_error(e) from None
         todo = [j.text for j in jobs if j.id not in store.done]
         context = None
         try:
             context = client.show_context_length(model)
-        except ModelNotFound as e:
+        except (ModelNotFound, NotOllama) as e:
             err(f"error: {e}")
             sys.exit(1)
         except OllamaError:
             pass  # server down or old: fall back to the table, the run will retry
+
         warn_context(todo, model, context)
 
         def embed_batch(texts):
@@ -94,24 +114,19 @@ def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retr
             raise click.UsageError(str(e)) from None
 
         def embed_batch(texts):
-            return emb.embed_documents(texts).tolist()
+            return emb.embed_documents(texts)
 
     progress = Progress(
         TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=console()
     )
     try:
         with progress:
-            task = progress.add_task(
-                "embed", total=len(jobs), completed=len(jobs) - sum(1 for j in jobs if j.id not in store.done)
-            )
+            done = sum(1 for j in jobs if j.id in store.done)
+            task = progress.add_task("embed", total=len(jobs), completed=done)
             res = run_embedding(jobs, embed_batch, store, batch_size, on_progress=lambda k: progress.advance(task, k))
-    except Exception as e:  # ModelNotFound and other final answers: what is written stays
-        from ..embed.ollama import OllamaError
-
-        if isinstance(e, OllamaError):
-            err(f"error: {e}")
-            sys.exit(1)
-        raise
+    except NorishiroError as e:  # a final answer: what is written stays
+        err(f"error: {describe(e)}")
+        sys.exit(1)
     finally:
         if client:
             client.close()
@@ -124,4 +139,4 @@ def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retr
     if res.stopped:
         err(f"stopped early: {res.stopped}. Run the same command again to continue.")
     if not res.complete:
-        sys.exit(1)
+        sys.exit(130 if res.stopped == "interrupted" else 1)

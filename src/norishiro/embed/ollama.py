@@ -10,6 +10,7 @@ longer than the context ("the input length exceeds the context length").
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -17,12 +18,16 @@ from typing import Any
 import numpy as np
 
 from ..config import DEFAULT_OLLAMA_URL
+from ..errors import NorishiroError, OptionError
 
 __all__ = [
     "OllamaError",
     "ModelNotFound",
     "InputTooLong",
     "ServerUnavailable",
+    "NotOllama",
+    "check_url",
+    "risky_inputs",
     "OllamaClient",
     "OllamaEmbedder",
     "KNOWN_CONTEXT",
@@ -64,12 +69,12 @@ def risky_inputs(
     return context, [(i, n) for i, n in ((i, est.count(t)) for i, t in enumerate(texts)) if n > 0.9 * context]
 
 
-class OllamaError(RuntimeError):
+class OllamaError(NorishiroError, RuntimeError):
     """An answer from Ollama that retrying will not fix."""
 
 
 class ModelNotFound(OllamaError):
-    pass
+    stops_run = True
 
 
 class InputTooLong(OllamaError):
@@ -79,8 +84,34 @@ class InputTooLong(OllamaError):
 class ServerUnavailable(OllamaError):
     """Connection refused, time-outs or 5xx after every retry."""
 
+    stops_run = True
+
+
+class NotOllama(OllamaError):
+    """The server answered, but not as Ollama does (an HTML page, a proxy's error ...)."""
+
+    stops_run = True
+
+
+def check_url(url: str) -> str:
+    """An Ollama base URL: ``http(s)://host[:port]``, without a trailing slash."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url) if isinstance(url, str) else None
+    try:
+        port_ok = parts is not None and (parts.port is None or 0 < parts.port < 65536)
+    except ValueError:
+        port_ok = False
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        hint = f"write http://{url}" if isinstance(url, str) and "://" not in url else ""
+        raise OptionError("ollama_url", url, "an http:// or https:// URL such as http://localhost:11434", hint)
+    return url.rstrip("/")
+
 
 class OllamaClient:
+    """Ollama's HTTP API with retries; ``timeout`` is a deadline for each whole request
+    (connecting, sending and reading the answer), not per read."""
+
     def __init__(
         self,
         url: str | None = None,
@@ -91,7 +122,10 @@ class OllamaClient:
     ):
         import httpx
 
-        self.url = (url or DEFAULT_OLLAMA_URL).rstrip("/")
+        if not timeout or timeout <= 0:
+            raise OptionError("timeout", timeout, "a number of seconds above 0")
+        self.url = check_url(url or DEFAULT_OLLAMA_URL)
+        self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
         self._sleep = sleep
@@ -101,21 +135,39 @@ class OllamaClient:
     def close(self) -> None:
         self._client.close()
 
+    def _request(self, path: str, payload: dict) -> tuple[int, str, bytes, Any]:
+        """One POST within the deadline: ``(status, content type, body, response)``."""
+        httpx = self._httpx
+        deadline = time.monotonic() + self.timeout
+        with self._client.stream("POST", self.url + path, json=payload) as r:
+            body = bytearray()
+            for part in r.iter_bytes():
+                body += part
+                if time.monotonic() > deadline:
+                    raise httpx.ReadTimeout(f"the answer took longer than {self.timeout:g} s")
+            return r.status_code, r.headers.get("content-type", ""), bytes(body), r
+
     def _post(self, path: str, payload: dict) -> dict:
         httpx = self._httpx
         last: Exception | None = None
         for attempt in range(self.retries + 1):
             try:
-                r = self._client.post(self.url + path, json=payload)
+                status, ctype, body, r = self._request(path, payload)
             except httpx.TransportError as e:  # refused, reset, time-outs
                 last = e
             else:
-                if r.status_code < 400:
-                    return r.json()
-                message = _error_text(r)
-                if r.status_code >= 500:
-                    last = OllamaError(f"HTTP {r.status_code}: {message}")
-                elif r.status_code == 404 or "not found" in message:
+                data = _json_or_none(body)
+                if status < 400:
+                    if not isinstance(data, dict):
+                        raise NotOllama(
+                            f"{self.url}{path} answered HTTP {status} with {ctype or 'no content type'}, "
+                            f"which is not an Ollama answer ({body[:60]!r}); check --ollama-url"
+                        )
+                    return data
+                message = _error_text(data, body, r)
+                if status >= 500:
+                    last = OllamaError(f"HTTP {status}: {message}")
+                elif status == 404 or "not found" in message:
                     model = payload.get("model", "?")
                     raise ModelNotFound(
                         f"model {model!r} is not available on {self.url}: {message}. Run: ollama pull {model}"
@@ -123,7 +175,7 @@ class OllamaClient:
                 elif "context length" in message or "too long" in message:
                     raise InputTooLong(message)
                 else:
-                    raise OllamaError(f"HTTP {r.status_code} from {self.url}{path}: {message}")
+                    raise OllamaError(f"HTTP {status} from {self.url}{path}: {message}")
             if attempt < self.retries:
                 self._sleep(self.backoff * (2**attempt))
         raise ServerUnavailable(
@@ -135,7 +187,7 @@ class OllamaClient:
         data = self._post("/api/embed", {"model": model, "input": list(inputs), "truncate": truncate})
         vecs = data.get("embeddings")
         if not isinstance(vecs, list) or len(vecs) != len(inputs):
-            raise OllamaError(
+            raise NotOllama(
                 f"unexpected /api/embed answer: {len(vecs) if isinstance(vecs, list) else vecs!r} "
                 f"embeddings for {len(inputs)} inputs"
             )
@@ -150,14 +202,17 @@ class OllamaClient:
         return None
 
 
-def _error_text(r: Any) -> str:
+def _json_or_none(body: bytes) -> Any:
     try:
-        d = r.json()
-        if isinstance(d, dict) and "error" in d:
-            return str(d["error"])
+        return json.loads(body)
     except ValueError:
-        pass
-    return (r.text or "").strip()[:300] or r.reason_phrase
+        return None
+
+
+def _error_text(data: Any, body: bytes, r: Any) -> str:
+    if isinstance(data, dict) and "error" in data:
+        return str(data["error"])
+    return body.decode("utf-8", "replace").strip()[:300] or r.reason_phrase
 
 
 class OllamaEmbedder:

@@ -9,7 +9,7 @@ callback, so that one bad file never stops the others.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -31,23 +31,6 @@ def load_document(
     return loader(path, encoding=encoding, doc_id=doc_id, metadata=metadata)
 
 
-def iter_paths(paths: Iterable[str | os.PathLike]) -> Iterator[Path]:
-    """Files named, and readable files under directories named, in a stable (sorted) order;
-    hidden files and folders are passed over."""
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            for sub in sorted(p.rglob("*")):
-                if (
-                    sub.is_file()
-                    and sub.suffix.lower() in LOADERS
-                    and not any(part.startswith(".") for part in sub.relative_to(p).parts)
-                ):
-                    yield sub
-        else:
-            yield p
-
-
 @dataclass
 class Problem:
     """An input that was not read: ``error`` False for a skipped file (binary), True for one
@@ -58,14 +41,47 @@ class Problem:
     error: bool = True
 
 
+def iter_paths(
+    paths: Iterable[str | os.PathLike],
+    exclude: Collection[Path] = (),
+    on_problem: Callable[[Problem], None] | None = None,
+) -> Iterator[Path]:
+    """Files named, and readable files under directories named, in a stable (sorted) order;
+    hidden files and folders are passed over, and so are the paths in ``exclude`` (resolved:
+    an output file inside an input folder is never read back). A folder that cannot be
+    listed is reported to ``on_problem``."""
+    skip = {Path(x).resolve() for x in exclude}
+    for raw in paths:
+        p = Path(raw)
+        if not p.is_dir():
+            if p.resolve() not in skip:
+                yield p
+            continue
+        found = []
+
+        def unreadable(e: OSError) -> None:
+            if on_problem is not None:
+                on_problem(Problem(str(e.filename), f"{e.filename}: cannot list the folder ({e.strerror}); skipped"))
+
+        for top, dirs, files in os.walk(p, onerror=unreadable):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for f in files:
+                sub = Path(top) / f
+                if not f.startswith(".") and sub.suffix.lower() in LOADERS and sub.resolve() not in skip:
+                    found.append(sub)
+        yield from sorted(found)
+
+
 def iter_documents(
     paths: Iterable[str],
     encoding: str = "utf-8",
     metadata: dict[str, Any] | None = None,
     stdin: IO[bytes] | None = None,
     on_problem: Callable[[Problem], None] = lambda p: None,
+    exclude: Collection[Path] = (),
 ) -> Iterator[Document]:
-    """Documents from files, folders (walked, sorted) and ``-`` (``stdin``), one at a time."""
+    """Documents from files, folders (walked, sorted) and ``-`` (``stdin``), one at a time;
+    paths in ``exclude`` are never read."""
     for raw in paths:
         if raw == "-":
             data = stdin.read() if stdin is not None else b""
@@ -78,7 +94,7 @@ def iter_documents(
         if not Path(raw).exists():
             on_problem(Problem(raw, f"{raw}: no such file or directory"))
             continue
-        for path in iter_paths([raw]):
+        for path in iter_paths([raw], exclude, on_problem):
             try:
                 yield load_document(path, encoding=encoding, metadata=metadata)
             except BinaryFileError as e:

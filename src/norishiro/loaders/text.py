@@ -7,6 +7,7 @@ front matter, metadata given by the caller.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from pathlib import Path
@@ -21,34 +22,76 @@ TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text", ".rst")
 
 def _sidecar_metadata(path: Path) -> dict[str, Any]:
     side = path.with_name(path.stem + ".meta.json")
-    if not side.exists():
+    if not os.path.lexists(side):
         return {}
+    where = str(side)
     try:
-        data = json.loads(side.read_text(encoding="utf-8"))
+        data = json.loads(side.read_bytes().decode("utf-8"))
     except json.JSONDecodeError as e:
-        raise DocumentError(f"{side}: line {e.lineno} column {e.colno}: invalid JSON ({e.msg})", str(side)) from None
+        raise DocumentError(f"{where}: line {e.lineno} column {e.colno}: invalid JSON ({e.msg})", where) from None
+    except UnicodeDecodeError as e:
+        raise DocumentError(
+            f"{where}: byte {e.start} is not valid UTF-8; save the metadata as UTF-8 JSON", where
+        ) from None
+    except OSError as e:
+        raise DocumentError(
+            f"{where}: cannot read the metadata file ({e.strerror}); it must be a JSON file", where
+        ) from None
     if not isinstance(data, dict):
-        raise DocumentError(f"{side}: must hold a JSON object of metadata", str(side))
+        raise DocumentError(f"{where}: must hold a JSON object of metadata", where)
     return jsonable(data)
 
 
+# byte order marks, longest first (a UTF-32 LE mark begins like a UTF-16 LE one)
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def _wide(encoding: str) -> bool:
+    """UTF-16 and UTF-32 text is full of NUL bytes: no binary sniffing for them."""
+    return codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+
+
 def decode_bytes(data: bytes, where: str, encoding: str = "utf-8") -> str:
-    """Decode file bytes; a bad byte raises DocumentError naming its offset and line."""
-    if b"\x00" in data[:8192]:
-        raise BinaryFileError(f"{where}: looks binary (NUL byte in the first 8 KiB); skipped", where)
+    """Decode file bytes. A byte order mark (UTF-8, UTF-16, UTF-32) decides the encoding and
+    is dropped; otherwise ``encoding`` is used. A bad byte raises DocumentError naming its
+    offset and line; a NUL byte in a file not declared UTF-16/32 marks it as binary."""
+    try:
+        wide = _wide(encoding)
+    except LookupError:
+        raise DocumentError(
+            f"unknown encoding {encoding!r}; use a Python codec name such as utf-8, utf-16 or cp932", where
+        ) from None
+    skip = 0
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            encoding, data, wide, skip = codec, data[len(bom) :], True, len(bom)
+            break
+    else:
+        if not wide and b"\x00" in data[:8192]:
+            raise BinaryFileError(
+                f"{where}: looks binary (NUL byte in the first 8 KiB); skipped (for UTF-16 text without a "
+                "byte order mark pass --encoding utf-16-le or utf-16-be)",
+                where,
+            )
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
+        line = (
+            data.count(b"\n", 0, e.start) + 1
+            if not wide
+            else data[: e.start].decode(encoding, "replace").count("\n") + 1
+        )
         raise DocumentError(
-            f"{where}: byte {e.start} (line {line}) is not valid {encoding} "
+            f"{where}: byte {skip + e.start} (line {line}) is not valid {encoding} "
             f"({data[e.start : e.start + 4]!r}); convert the file to UTF-8 or pass --encoding "
             "(for example --encoding cp932 for Shift_JIS files)",
             where,
-        ) from None
-    except LookupError:
-        raise DocumentError(
-            f"unknown encoding {encoding!r}; use a Python codec name such as utf-8 or cp932", where
         ) from None
     return text[1:] if text.startswith("\ufeff") else text
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..document import Document
 from ..loaders import load_document
+from ..writers.atomic import atomic_folder
 from .pool import FileJob, chunk_rows
 
 __all__ = ["ray_chunk_dataset", "RayEmbedStage", "chunk_files_to_parquet"]
@@ -65,7 +66,8 @@ def chunk_files_to_parquet(
     files: Sequence[str], job: FileJob, output: str | os.PathLike, address: str | None = None
 ) -> list[int]:
     """Chunk ``files`` on Ray (a local cluster, or the one at ``address``) into a Parquet
-    dataset in ``output`` (its old Parquet files replaced); returns every chunk's size."""
+    dataset in ``output`` (its old Parquet files replaced at the end); returns every chunk's
+    size."""
     import pyarrow.parquet as pq
     import ray
 
@@ -84,12 +86,11 @@ def chunk_files_to_parquet(
         ctx.enable_progress_bars = False
         ds = ray.data.from_items([{"path": f, "doc_id": Path(f).as_posix()} for f in files])
         out = ray_chunk_dataset(ds, job)
-        outdir = Path(output)
-        outdir.mkdir(parents=True, exist_ok=True)
-        for old in outdir.glob("*.parquet"):
-            old.unlink()  # overwrite: a re-run does not add rows
-        out.write_parquet(str(outdir))
-        return pq.read_table(str(outdir), columns=["size"]).column("size").to_pylist()
+        # a re-run replaces the old files (no added rows), and only once all new ones exist
+        with atomic_folder(output) as tmp:
+            out.write_parquet(str(tmp))
+            sizes = pq.read_table(str(tmp), columns=["size"]).column("size").to_pylist()
+        return sizes
     finally:
         if started and not address:
             ray.shutdown()

@@ -20,7 +20,7 @@ from starlette.middleware.base import BaseHTTPMiddleware
 
 from ..analysis.lint import lint_chunks
 from ..analysis.plan import PlanError, plan
-from ..api import chunk
+from ..api import iter_chunks
 from ..chunkers import chunker_class
 from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL, ChunkConfig
 from ..core.measure import get_sizer
@@ -37,19 +37,43 @@ CSP = (
 )
 
 
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+MAX_CHUNKS = 20_000
+
+
+def _host_name(host_header: str) -> str:
+    """``Host`` without its port: ``[::1]:8765`` -> ``::1``, ``localhost:8765`` -> ``localhost``."""
+    h = host_header.strip().lower()
+    if h.startswith("["):
+        return h[1 : h.find("]")] if "]" in h else h
+    return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
+
+
 class _Guard(BaseHTTPMiddleware):
-    """Security headers on every answer; bodies over the limit get 413 before being read."""
+    """Every request: answered only for this machine's names (a page on another site that
+    rebinds its DNS name to 127.0.0.1 gets 421), POSTs only as JSON (a cross-site form cannot
+    send it), bodies over the limit refused before they are read; security headers on every
+    answer."""
+
+    def __init__(self, app, hosts: frozenset[str] | None = LOOPBACK_HOSTS):
+        super().__init__(app)
+        self.hosts = hosts  # None: bound to every interface on purpose, any name is answered
 
     async def dispatch(self, request: Request, call_next):
+        host = _host_name(request.headers.get("host", ""))
+        if self.hosts is not None and host not in self.hosts:
+            return _secure(_bad(f"this server answers only for {', '.join(sorted(self.hosts))}", 421))
+        if request.method == "POST":
+            ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if ctype != "application/json":
+                return _secure(_bad("send the request as JSON (Content-Type: application/json)", 415))
         length = request.headers.get("content-length")
         if length and length.isdigit() and int(length) > MAX_BODY:
             return _secure(
-                JSONResponse(
-                    {
-                        "error": f"request body of {int(length):,} bytes is over the "
-                        f"{MAX_BODY // (1024 * 1024)} MB limit; split the text"
-                    },
-                    status_code=413,
+                _bad(
+                    f"request body of {int(length):,} bytes is over the {MAX_BODY // (1024 * 1024)} MB limit; "
+                    "split the text",
+                    413,
                 )
             )
         try:
@@ -109,11 +133,13 @@ class PlanRequest(_Strict):
 
 
 async def _body(request: Request, model: type[BaseModel]) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise _TooBig()
+    raw = bytearray()
+    async for part in request.stream():  # counted as it arrives: a chunked body has no length
+        raw += part
+        if len(raw) > MAX_BODY:
+            raise _TooBig()
     try:
-        return model.model_validate_json(raw or b"{}")
+        return model.model_validate_json(bytes(raw) or b"{}")
     except ValidationError as e:
         err = e.errors()[0]
         field = ".".join(str(x) for x in err.get("loc", ())) or None
@@ -154,6 +180,10 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
     tokenizer = d.tokenizer or ("o200k_base" if d.unit == "tokens" else None)
     meta = {str(k): str(v) for k, v in d.metadata.items()}
     try:
+        d.text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise _FieldError(f"text: character {e.start} is a lone surrogate, which no file can hold", "text") from None
+    try:
         config = ChunkConfig(
             size=d.size,
             overlap=d.overlap,
@@ -165,7 +195,15 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
         )
         doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter)
         embedder = _hash_embedder() if chunker_class(config.strategy).needs_embedder else None
-        chunks = chunk(doc, config, embedder=embedder)
+        chunks = []
+        for c in iter_chunks(doc, config, embedder=embedder):
+            chunks.append(c)
+            if len(chunks) > MAX_CHUNKS:
+                raise _FieldError(
+                    f"size: this text gives more than {MAX_CHUNKS:,} chunks at size {d.size}; raise the size, "
+                    "or chunk large texts with the command line (norishiro chunk FILE -o chunks.jsonl)",
+                    "size",
+                )
     except NorishiroError as e:
         raise _option_error(e) from None
     report = lint_chunks(doc.text, chunks, doc_id="page", size=d.size)
@@ -196,9 +234,14 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
     }
 
 
-def create_app() -> FastAPI:
+def create_app(host: str | None = None) -> FastAPI:
+    """The app; ``host``: the address it is bound to, answered besides the loopback names."""
     app = FastAPI(title="norishiro", docs_url=None, redoc_url=None, openapi_url=None)
-    app.add_middleware(_Guard)
+    if host in ("0.0.0.0", "::"):
+        hosts = None
+    else:
+        hosts = LOOPBACK_HOSTS | ({_host_name(host)} if host else set())
+    app.add_middleware(_Guard, hosts=hosts)
 
     @app.exception_handler(_FieldError)
     async def _field_error(_req, exc):
@@ -214,6 +257,8 @@ def create_app() -> FastAPI:
 
     @app.get("/static/{name}")
     async def static(name: str):
+        if "\x00" in name or "/" in name or "\\" in name:
+            return _bad("not found", 404)
         path = (STATIC / name).resolve()
         if path.parent != STATIC.resolve() or not path.is_file():
             return _bad("not found", 404)
@@ -254,4 +299,4 @@ def _hash_embedder():
 def serve(host: str = "127.0.0.1", port: int = 8765) -> None:  # pragma: no cover - runs a server
     import uvicorn
 
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(create_app(host), host=host, port=port, log_level="warning", access_log=False)

@@ -35,29 +35,38 @@ class ChunkWriter(Protocol):
         """Finish the output (a closing bracket, a body built from every row ...)."""
         ...
 
+    def abort(self) -> None:
+        """Stop without finishing: whatever the target held before stays."""
+        ...
 
-class JsonlWriter:
-    """One JSON object per line: ``doc_id, id, index, start, end, size, text, ...``."""
+
+class _Stream:
+    """A writer to a text stream (the caller makes the stream atomic)."""
 
     to_folder = False
 
     def __init__(self, out: TextIO, **_options: Any):
         self.out = out
-
-    def write(self, row: dict[str, Any]) -> None:
-        self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
     def close(self) -> None:
         pass
 
+    def abort(self) -> None:
+        pass
 
-class JsonWriter:
+
+class JsonlWriter(_Stream):
+    """One JSON object per line: ``doc_id, id, index, start, end, size, text, ...``."""
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+class JsonWriter(_Stream):
     """One JSON array of chunk objects."""
 
-    to_folder = False
-
     def __init__(self, out: TextIO, **_options: Any):
-        self.out = out
+        super().__init__(out)
         self.first = True
         out.write("[")
 
@@ -69,13 +78,11 @@ class JsonWriter:
         self.out.write("\n]\n")
 
 
-class TextWriter:
+class TextWriter(_Stream):
     """For people: a line naming document, index, offsets and size, then the text."""
 
-    to_folder = False
-
     def __init__(self, out: TextIO, unit: str = "chars", **_options: Any):
-        self.out = out
+        super().__init__(out)
         self.unit = unit
 
     def write(self, row: dict[str, Any]) -> None:
@@ -84,17 +91,13 @@ class TextWriter:
             f"{self.unit}\n{row['text']}\n"
         )
 
-    def close(self) -> None:
-        pass
 
-
-class OllamaBodyWriter:
+class OllamaBodyWriter(_Stream):
     """The ``/api/embed`` request body for every chunk's ``embed_text``."""
 
-    to_folder = False
-
     def __init__(self, out: TextIO, model: str = DEFAULT_MODEL, truncate: bool = False, **_options: Any):
-        self.out, self.model, self.truncate = out, model, truncate
+        super().__init__(out)
+        self.model, self.truncate = model, truncate
         self.inputs: list[str] = []
 
     def write(self, row: dict[str, Any]) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 __all__ = ["ROW_COLUMNS", "ParquetWriter", "write_vectors_parquet", "read_vectors_parquet"]
@@ -27,16 +26,18 @@ def _pyarrow():
 
 
 class ParquetWriter:
-    """Rows to ``folder/part-NNNNN.parquet``, replacing the folder's Parquet files."""
+    """Rows to ``folder/part-NNNNN.parquet``. The files are written into a temporary folder
+    beside it and replace the folder's old Parquet files only on ``close()``; ``abort()``
+    (or an interruption) leaves them as they were."""
 
     to_folder = True
 
     def __init__(self, folder: str | os.PathLike, rows_per_file: int = 50_000, **_options: Any):
+        from .atomic import atomic_folder
+
         self.pa, self.pq = _pyarrow()
-        self.out = Path(folder)
-        self.out.mkdir(parents=True, exist_ok=True)
-        for old in self.out.glob("*.parquet"):
-            old.unlink()
+        self._swap = atomic_folder(folder)
+        self.out = self._swap.__enter__()
         self.rows_per_file = rows_per_file
         self.part = 0
         self.count = 0
@@ -60,6 +61,11 @@ class ParquetWriter:
 
     def close(self) -> None:
         self._flush()
+        self._swap.__exit__(None, None, None)
+
+    def abort(self) -> None:
+        """Drop what was written; the folder keeps its old files."""
+        self._swap.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
 
 
 def write_vectors_parquet(path: str | os.PathLike, ids: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
