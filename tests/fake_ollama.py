@@ -4,8 +4,11 @@ Covers: POST /api/embed ({"model", "input": str | [str], "truncate"} -> {"model"
 "embeddings", "prompt_eval_count"}), POST /api/show ({"model"} -> {"model_info":
 {"<arch>.context_length": N}}), the error shapes ({"error": "..."}: 404 for a model that is
 not pulled, 400 "the input length exceeds the context length" when truncate is false), and
-injected faults: 5xx answers and a crash (the listening socket closes mid-run). Token
-counts are simulated as characters; vectors are deterministic functions of the text.
+injected faults: 5xx answers, a crash (the listening socket closes mid-run), and answers
+that are not what Ollama sends (``mode``): an HTML page, NaN, empty, string or null
+vectors, a dimension that changes between batches, and an answer trickled one byte every
+half second. Token counts are simulated as characters; vectors are deterministic functions
+of the text.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -29,7 +33,9 @@ class FakeOllama:
         port: int = 0,
         crash_after: int | None = None,
         fail_5xx: int = 0,
+        mode: str | None = None,
     ):
+        self.mode = mode
         self.models = set(models)
         self.context = context
         self.crash_after = crash_after  # successful /api/embed answers before crashing
@@ -42,13 +48,44 @@ class FakeOllama:
             def log_message(self, *a):  # quiet
                 pass
 
-            def _send(self, code: int, obj: dict) -> None:
-                body = json.dumps(obj).encode()
+            def _send(self, code: int, obj, ctype: str = "application/json", trickle: bool = False) -> None:
+                body = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
                 self.send_response(code)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(body)
+                if not trickle:
+                    self.wfile.write(body)
+                    return
+                for i in range(len(body)):  # one byte every half second (about 40 s for a batch)
+                    try:
+                        self.wfile.write(body[i : i + 1])
+                        self.wfile.flush()
+                    except OSError:
+                        return
+                    time.sleep(0.5)
+
+            def _misbehave(self, inputs: list, model: str) -> bool:
+                mode, n = server.mode, len(server._answers)
+                vecs = [fake_vector(t) for t in inputs]
+                if mode == "html":
+                    self._send(200, b"<html><body>Welcome to nginx!</body></html>", "text/html")
+                elif mode == "nan":
+                    self._send(200, {"model": model, "embeddings": [[float("nan")] * 8 for _ in inputs]})
+                elif mode == "empty":
+                    self._send(200, {"model": model, "embeddings": [[] for _ in inputs]})
+                elif mode == "strings":
+                    self._send(200, {"model": model, "embeddings": [["a"] * 8 for _ in inputs]})
+                elif mode == "null":
+                    self._send(200, {"model": model, "embeddings": [[None] * 8 for _ in inputs]})
+                elif mode == "dimchange" and n >= 1:
+                    self._send(200, {"model": model, "embeddings": [v[:4] for v in vecs]})
+                elif mode == "trickle":
+                    self._send(200, {"model": model, "embeddings": vecs}, trickle=True)
+                else:
+                    return False
+                server._answers.append(1)
+                return True
 
             def do_POST(self):
                 n = int(self.headers.get("Content-Length", 0))
@@ -78,6 +115,8 @@ class FakeOllama:
                 if server.crash_after is not None and len(server._answers) >= server.crash_after:
                     server.crash()
                     self.connection.close()
+                    return
+                if server.mode and self._misbehave(inputs, model):
                     return
                 server._answers.append(1)
                 server.embedded.extend(inputs)

@@ -141,7 +141,7 @@ def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncat
             if isinstance(writer, OllamaBodyWriter):
                 warn_context(writer.inputs, model)
             if sem_plot:
-                _write_plots(traces, sem_plot)
+                _write_plots(traces, sem_plot, problems)
     except KeyboardInterrupt:
         kept = f"; {output} was left as it was" if output else ""
         err(f"interrupted: output incomplete{kept}")
@@ -249,7 +249,7 @@ def _chunk_with_ray(paths, job, output, address, stats, problems, exclude) -> No
     stats.docs = len(files)
 
 
-def _write_plots(traces, plot: str) -> None:
+def _write_plots(traces, plot: str, problems) -> None:
     from ..analysis.plot import similarity_plot
 
     base = Path(plot)
@@ -258,5 +258,5 @@ def _write_plots(traces, plot: str) -> None:
         try:
             similarity_plot(tr, p, title=str(doc_id))
             err(f"plot: {p}")
-        except RuntimeError as e:
-            err(f"error: {e}")
+        except (RuntimeError, OSError) as e:
+            problems.add(f"--plot {p}: {e}")

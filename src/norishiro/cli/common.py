@@ -40,6 +40,8 @@ FLAGS = {
     "semantic.window": "--window",
     "semantic.min_size": "--min-size",
     "semantic.ollama_url": "--ollama-url",
+    "ollama_url": "--ollama-url",
+    "timeout": "--timeout",
     "config": "--config",
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -67,6 +68,10 @@ def embed_cmd(chunks_file, output, embedder, model, ollama_url, batch_size, retr
     if Path(output).resolve() == Path(chunks_file).resolve():
         raise click.UsageError(f"-o {output} is the chunks file itself; write the vectors to another file")
     identity = f"ollama:{model}" if embedder == "ollama" else embedder
+    folder = Path(output).parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        err(f"error: -o {output}: the folder {folder} does not exist or is not writable; create it or choose another")
+        sys.exit(1)
     try:
         jobs = read_chunk_rows(chunks_file)
     except NorishiroError as e:

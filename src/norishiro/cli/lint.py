@@ -30,8 +30,9 @@ def _read_chunks(path: str) -> dict[str, list]:
     try:
         for _line, c in read_chunk_rows(path):
             by_doc.setdefault(c.doc_id, []).append(c)
-    except NorishiroError as e:
-        raise click.UsageError(str(e)) from None
+    except NorishiroError as e:  # the chunks file is input: exit 1, like any unreadable input
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
     return by_doc
 
 
@@ -120,9 +121,23 @@ def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, **opts):
         if fp is None or not fp.is_file():
             return None
         try:
-            return json.loads(fp.read_text(encoding="utf-8"))
+            data = json.loads(fp.read_bytes().decode("utf-8"))
         except json.JSONDecodeError as e:
             raise click.UsageError(f"{fp}: line {e.lineno}: invalid JSON ({e.msg})") from None
+        except (UnicodeDecodeError, OSError) as e:
+            raise click.UsageError(f"{fp}: cannot read the facts ({e}); give a UTF-8 JSON file") from None
+        ok = isinstance(data, list) and all(
+            isinstance(f, dict)
+            and all(isinstance(f.get(k), int) and not isinstance(f.get(k), bool) for k in ("start", "end"))
+            and 0 <= f["start"] <= f["end"] <= len(doc.text)
+            for f in data
+        )
+        if not ok:
+            raise click.UsageError(
+                f"{fp}: --facts needs a JSON list of objects with whole-number start and end inside the "
+                f'document ({len(doc.text)} characters), e.g. [{{"start": 0, "end": 12}}]'
+            )
+        return data
 
     if chunks_file:
         by_doc = _read_chunks(chunks_file)

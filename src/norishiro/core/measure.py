@@ -273,7 +273,15 @@ class HFTokenizerSizer:
         from tokenizers import Tokenizer
 
         self.name = path
-        self.tokenizer = Tokenizer.from_file(path)
+        try:
+            self.tokenizer = Tokenizer.from_file(path)
+        except Exception as e:  # the tokenizers package raises a bare Exception for bad files
+            raise OptionError(
+                "tokenizer",
+                path,
+                "a Hugging Face tokenizer.json file",
+                f"it could not be read ({str(e).splitlines()[0][:120] if str(e) else type(e).__name__})",
+            ) from None
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(text, add_special_tokens=False).ids)

@@ -97,11 +97,11 @@ def check_url(url: str) -> str:
     """An Ollama base URL: ``http(s)://host[:port]``, without a trailing slash."""
     from urllib.parse import urlsplit
 
-    parts = urlsplit(url) if isinstance(url, str) else None
     try:
+        parts = urlsplit(url) if isinstance(url, str) else None
         port_ok = parts is not None and (parts.port is None or 0 < parts.port < 65536)
-    except ValueError:
-        port_ok = False
+    except ValueError:  # "http://[bad", a port that is not a number
+        parts, port_ok = None, False
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
         hint = f"write http://{url}" if isinstance(url, str) and "://" not in url else ""
         raise OptionError("ollama_url", url, "an http:// or https:// URL such as http://localhost:11434", hint)

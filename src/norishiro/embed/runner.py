@@ -163,12 +163,13 @@ class VectorStore:
     def _load(self) -> None:
         if self.kind != "jsonl" and self.out.exists():
             try:
-                self._adopt(json.loads(self.sidecar.read_text(encoding="utf-8")), self.out)
+                head = json.loads(self.sidecar.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 raise VectorLogError(
                     f"{self.out} exists and has no {self.sidecar.name} saying it is a norishiro vector file; "
                     "choose another output or remove it"
                 ) from None
+            self._adopt(head, self.out)
             self.done.update(self._final_ids())
         if not self.log.exists():
             return
