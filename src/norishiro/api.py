@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from .chunk import Chunk
@@ -97,8 +98,10 @@ def _resolve(config: ChunkConfig | None, options: dict[str, Any]) -> tuple[Chunk
     return config, sizer, runtime
 
 
+@lru_cache(maxsize=4)
 def embedder_for(sem: SemanticConfig):
-    """The embedder a semantic configuration names (resolved here, not in the chunker)."""
+    """The embedder a semantic configuration names (resolved here, not in the chunker; made
+    once per configuration, since loading a model costs seconds)."""
     from .embed import get_embedder
 
     return get_embedder(sem.embedder, url=sem.ollama_url)
@@ -116,6 +119,9 @@ def iter_chunks(
     """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output)."""
     doc = _as_document(text_or_document)
     config, sizer, runtime = resolve(config, **options)
+    text, meta = doc.text, doc.metadata
+    if not text.strip():  # nothing to embed: no chunk (a blank chunk would only add noise)
+        return
     for key, value in (("embedder", embedder), ("cache", cache), ("trace", trace)):
         if value is not None:
             runtime[key] = value
@@ -124,9 +130,6 @@ def iter_chunks(
         runtime["embedder"] = embedder_for(config.semantic)
     chunker = cls(config, **runtime)
     renderer = HeaderRenderer(config.header_keys, config.header_template)
-    text, meta = doc.text, doc.metadata
-    if not text.strip():  # nothing to embed: no chunk (a blank chunk would only add noise)
-        return
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         for i, (s, e, n) in enumerate(chunker.spans(region)):
