@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..api import iter_chunks
+from ..config import DEFAULT_MODEL
 from ..errors import NorishiroError
 from ..loaders import iter_paths
 from ..writers import WRITERS, OllamaBodyWriter, make_writer
@@ -66,7 +67,7 @@ from .stats import Progress, Stats, open_output, warn_context
     help="An existing Ray cluster (default: start a local one).",
 )
 @click.option(
-    "--model", default="embeddinggemma", show_default=True, help="Embedding model named in the ollama/curl request."
+    "--model", default=DEFAULT_MODEL, show_default=True, help="Embedding model named in the ollama/curl request."
 )
 @click.option(
     "--truncate/--no-truncate",
