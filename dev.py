@@ -41,12 +41,12 @@ def main(argv: list[str]) -> int:
             run(BIN / "norishiro", "plan", "examples/", "--unit", "tokens", "--size", "128", "--overlap", "16")
             run(BIN / "norishiro", "embed", "chunks.jsonl", "--embedder", "local", "-o", "vectors.jsonl")
         elif task == "test":
-            setup("test,local,parquet,plot,serve,browser,ray")
+            setup("test,local,parquet,plot,serve,browser,ray,langchain,llamaindex,haystack")
             run(PY, "-m", "ruff", "check", ".")
             run(PY, "-m", "ruff", "format", "--check", ".")
             run(PY, "-m", "pytest", "-q", *argv[2:])
         elif task == "bench":
-            setup("test,local,parquet,plot,serve,browser,ray,bench")
+            setup("test,local,parquet,plot,serve,browser,ray,langchain,llamaindex,haystack,bench")
             run(PY, "benchmarks/run.py", *argv[2:])
         else:
             print(__doc__)

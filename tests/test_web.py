@@ -272,3 +272,18 @@ def test_browser_over_limit_body_shows_413_message(page):
     page.wait_for_selector("#error:not([hidden])", timeout=30000)
     assert "MB limit" in page.text_content("#error")
     page.evaluate("document.getElementById('text').value = ''")
+
+
+def test_options_come_from_the_registry_and_this_machine(client):
+    o = client.get("/api/options").json()
+    assert "sentences" in o["strategies"] and o["tokenizers"][:2] == ["o200k_base", "cl100k_base"]
+    r = client.post("/api/chunk", json={"text": "x", "unit": "tokens", "tokenizer": "/etc/passwd"})
+    assert r.status_code == 400 and r.json()["field"] == "tokenizer"
+    r = client.post("/api/chunk", json={"text": "一文目。二文目。" * 20, "size": 20, "strategy": "sentences"})
+    assert r.status_code == 200 and r.json()["summary"]["chunks"] > 1
+
+
+def test_browser_offers_every_strategy(page):
+    page.wait_for_function("() => [...document.querySelectorAll('#strategy option')].length >= 4")
+    names = page.eval_on_selector_all("#strategy option", "els => els.map(e => e.value)")
+    assert "sentences" in names and "semantic" in names

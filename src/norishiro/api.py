@@ -95,6 +95,13 @@ def _resolve(config: ChunkConfig | None, options: dict[str, Any]) -> tuple[Chunk
         ) from None
     if sizer is None:
         sizer = get_sizer(config.unit, config.tokenizer)
+    if sizer.context and config.size > sizer.context:
+        raise OptionError(
+            "size",
+            config.size,
+            f"at most {sizer.context}, the context window of {sizer.name}",
+            "a larger chunk would be cut by the model",
+        )
     return config, sizer, runtime
 
 

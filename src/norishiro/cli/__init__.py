@@ -18,6 +18,7 @@ from .lint import lint_cmd
 from .plan import plan_cmd
 from .segment import segment_cmd
 from .serve import serve_cmd
+from .tokenizers import tokenizers_cmd
 
 
 @click.group(context_settings=CONTEXT)
@@ -53,7 +54,7 @@ def _interrupt_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, interrupt)
 
 
-for _cmd in (chunk_cmd, segment_cmd, plan_cmd, lint_cmd, embed_cmd, eval_cmd, tune_cmd, serve_cmd):
+for _cmd in (chunk_cmd, segment_cmd, plan_cmd, lint_cmd, embed_cmd, eval_cmd, tune_cmd, serve_cmd, tokenizers_cmd):
     main.add_command(_cmd)
 
 __all__ = ["main"]

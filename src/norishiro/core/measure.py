@@ -70,10 +70,12 @@ class Measure(Protocol):
 
 
 class Sizer(Protocol):
-    """A unit of size (characters, a tokenizer): counts texts and measures one text."""
+    """A unit of size (characters, a tokenizer): counts texts and measures one text.
+    ``context``: the model's window when the sizer knows it (a size above it is refused)."""
 
     name: str
     unit: str
+    context: int | None
 
     def count(self, text: str) -> int: ...
 
@@ -111,6 +113,7 @@ class CharSizer:
 
     name = "chars"
     unit = "chars"
+    context = None
 
     def count(self, text: str) -> int:
         return len(text)
@@ -210,6 +213,7 @@ class TiktokenSizer:
     """Tokens of a tiktoken encoding (``o200k_base``, ``cl100k_base``), loaded offline."""
 
     unit = "tokens"
+    context = None
 
     def __init__(self, encoding_name: str = "o200k_base"):
         from .tokenizers_offline import fast_tokenizer, get_encoding
@@ -260,10 +264,12 @@ class HFTokenizerSizer:
     """Tokens of a Hugging Face ``tokenizer.json`` (via the ``tokenizers`` package).
 
     Counts content tokens only (no [CLS]/[SEP]): leave room for the model's special tokens
-    in the size you choose.
+    in the size you choose, or name the model (or its folder) instead of the file, which
+    counts them.
     """
 
     unit = "tokens"
+    context = None
 
     def __init__(self, path: str):
         if not os.path.isfile(path):
@@ -323,6 +329,7 @@ class CallableSizer:
     """Any ``str -> int`` function as a unit of size."""
 
     unit = "tokens"
+    context = None
 
     def __init__(self, fn: Callable[[str], int], name: str | None = None):
         self.fn = fn
@@ -338,8 +345,10 @@ class CallableSizer:
 def get_sizer(unit: str | None = None, tokenizer=None) -> Sizer:
     """Resolve ``unit``/``tokenizer`` (as in ``norishiro.chunk``) to a sizer.
 
-    ``tokenizer`` may be ``o200k_base``, ``cl100k_base``, a path to ``tokenizer.json``,
-    a callable ``str -> int``, or a ready sizer object; it implies ``unit="tokens"``, and
+    ``tokenizer`` may be ``o200k_base``, ``cl100k_base``, a path to ``tokenizer.json``, a
+    model name in the local Hugging Face cache or a model folder (special tokens counted, the
+    window known), ``local`` (the local embedder's own count), a callable ``str -> int``, or
+    a ready sizer object; it implies ``unit="tokens"``, and
     ``unit="chars"`` with a tokenizer is an :class:`OptionError`.
     """
     if isinstance(tokenizer, os.PathLike):
@@ -364,10 +373,14 @@ def get_sizer(unit: str | None = None, tokenizer=None) -> Sizer:
         if callable(tokenizer):
             return CallableSizer(tokenizer)
         raise OptionError("tokenizer", tokenizer, "a name, a tokenizer.json path, a callable or a sizer")
-    name = tokenizer or "o200k_base"
+    name = str(tokenizer or "o200k_base")
     if name in ("o200k_base", "cl100k_base"):
         return TiktokenSizer(name)
-    return HFTokenizerSizer(str(name))
+    if os.path.isfile(name):
+        return HFTokenizerSizer(name)
+    from .model_tokenizers import model_sizer
+
+    return model_sizer(name)
 
 
 _UNITS = {"chars": "chars", "characters": "chars", "char": "chars", "tokens": "tokens", "token": "tokens"}

@@ -21,9 +21,10 @@ from starlette.middleware.base import BaseHTTPMiddleware
 from ..analysis.lint import lint_chunks
 from ..analysis.plan import PlanError, plan
 from ..api import iter_chunks
-from ..chunkers import chunker_class
+from ..chunkers import chunker_class, chunker_names
 from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL, ChunkConfig
 from ..core.measure import get_sizer
+from ..core.model_tokenizers import local_models
 from ..document import Document
 from ..errors import ContextHeaderError, NorishiroError, OptionError
 from ..writers.ollama import curl_command, ollama_body_json
@@ -111,7 +112,7 @@ class ChunkRequest(_Strict):
     size: int = Field(300, ge=1, le=1_000_000)
     overlap: int = Field(0, ge=0)
     unit: Literal["chars", "tokens"] = "chars"
-    tokenizer: Optional[Literal["o200k_base", "cl100k_base"]] = None
+    tokenizer: Optional[str] = None
     strategy: str = "recursive"
     header_keys: str = ""
     metadata: dict[str, Union[str, int, float, bool, None]] = {}
@@ -123,7 +124,7 @@ class ChunkRequest(_Strict):
 
 class CountRequest(_Strict):
     text: str = ""
-    tokenizer: Literal["o200k_base", "cl100k_base", "chars"] = "o200k_base"
+    tokenizer: str = "o200k_base"
 
 
 class PlanRequest(_Strict):
@@ -175,9 +176,21 @@ _FIELD_LABELS = {
 }
 
 
+def _tokenizers() -> list[str]:
+    """What the page may count with: the bundled encodings and the models on this machine
+    (never an arbitrary path a request names)."""
+    return ["o200k_base", "cl100k_base", *local_models()]
+
+
+def _check_tokenizer(name: str | None, field: str = "tokenizer") -> None:
+    if name is not None and name not in _tokenizers():
+        raise _FieldError(f"{field}: {name!r} is not one of {', '.join(_tokenizers())}", field)
+
+
 def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
     """The work of /api/chunk (CPU-bound: runs in a worker thread)."""
     tokenizer = d.tokenizer or ("o200k_base" if d.unit == "tokens" else None)
+    _check_tokenizer(tokenizer)
     meta = {str(k): str(v) for k, v in d.metadata.items()}
     try:
         d.text.encode("utf-8")
@@ -265,6 +278,10 @@ def create_app(host: str | None = None) -> FastAPI:
         media = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}.get(path.suffix[1:], "text/plain")
         return FileResponse(path, media_type=media + "; charset=utf-8")
 
+    @app.get("/api/options")
+    async def api_options():
+        return {"strategies": list(chunker_names()), "tokenizers": await run_in_threadpool(_tokenizers)}
+
     @app.post("/api/chunk")
     async def api_chunk(request: Request):
         d = await _body(request, ChunkRequest)
@@ -275,6 +292,7 @@ def create_app(host: str | None = None) -> FastAPI:
         d = await _body(request, CountRequest)
         if d.tokenizer == "chars":
             return {"tokens": len(d.text), "tokenizer": d.tokenizer}
+        _check_tokenizer(d.tokenizer)
         n = await run_in_threadpool(get_sizer("tokens", d.tokenizer).count, d.text)
         return {"tokens": n, "tokenizer": d.tokenizer}
 

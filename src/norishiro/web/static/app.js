@@ -216,7 +216,34 @@ async function useText() {
   } catch (err) { showError(String(err.message || err)); }
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+// strategies and tokenizers come from the server: every registered chunker, and the
+// models whose tokenizer is on this machine
+async function loadOptions() {
+  try {
+    const r = await fetch("/api/options");
+    if (!r.ok) return;
+    const o = await r.json();
+    const st = $("strategy");
+    const current = st.value;
+    st.textContent = "";
+    for (const name of o.strategies) {
+      const op = document.createElement("option");
+      op.value = name; op.textContent = name;
+      st.appendChild(op);
+    }
+    st.value = o.strategies.includes(current) ? current : "recursive";
+    const unit = $("unit");
+    for (const name of o.tokenizers) {
+      if ([...unit.options].some((x) => x.value === name)) continue;
+      const op = document.createElement("option");
+      op.value = name; op.textContent = name + " tokens";
+      unit.appendChild(op);
+    }
+  } catch (_) { /* the built-in choices stay */ }
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  await loadOptions();
   restoreFromHash();
   $("run").addEventListener("click", run);
   $("lang").addEventListener("click", () => { lang = lang === "ja" ? "en" : "ja"; localStorage.setItem("norishiro-lang", lang); applyLang(); });
