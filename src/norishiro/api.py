@@ -265,7 +265,9 @@ def chunk(
 
 
 def segment(text_or_document: str | Document, level: str | Level = "sentence") -> list[dict[str, Any]]:
-    """The units of a text at one boundary level, as ``{"start", "end", "text"}`` dicts."""
+    """The units of a text at one boundary level, as ``{"start", "end", "text"}`` dicts.
+    Lines are physical lines; sentences run across soft wraps (newlines inside a sentence)."""
     doc = _as_document(text_or_document)
     lv = parse_level(level)
-    return [{"start": s, "end": e, "text": doc.text[s:e]} for s, e in Boundaries(doc.text).units(lv)]
+    bnd = Boundaries(doc.text, soft_wraps=lv is not Level.LINE)
+    return [{"start": s, "end": e, "text": doc.text[s:e]} for s, e in bnd.units(lv)]

@@ -25,7 +25,14 @@ from ..core.boundaries import Boundaries, Level
 __all__ = ["Finding", "LintReport", "lint_chunks", "FRAGMENTATION_KINDS", "ALL_KINDS", "classify_cut"]
 
 FRAGMENTATION_KINDS = ("negation", "double-negation", "negative-result", "hedge", "causal", "temporal", "list-scope")
-ALL_KINDS = FRAGMENTATION_KINDS + ("mid-sentence", "broken-sentence", "broken-fact", "tiny", "over-budget")
+ALL_KINDS = FRAGMENTATION_KINDS + (
+    "mid-sentence",
+    "soft-wrap",
+    "broken-sentence",
+    "broken-fact",
+    "tiny",
+    "over-budget",
+)
 
 _WIN = 24  # characters looked at on each side of a cut
 
@@ -135,6 +142,7 @@ class LintReport:
     chunk_ends_at_sentence: int = 0
     sentences: int = 0
     facts: int = 0
+    soft_wraps: int = 0  # newlines inside sentences (hard-wrapped text) that were found
     fills: list[float] = field(default_factory=list)
     size: int | None = None
 
@@ -148,6 +156,7 @@ class LintReport:
         self.chunk_ends_at_sentence += other.chunk_ends_at_sentence
         self.sentences += other.sentences
         self.facts += other.facts
+        self.soft_wraps += other.soft_wraps
         self.fills += other.fills
         self.size = self.size or other.size
 
@@ -181,6 +190,8 @@ class LintReport:
             else 0.0,
             "sentences": self.sentences,
             "sentences_not_whole": kinds["broken-sentence"],
+            "soft_wraps": self.soft_wraps,
+            "boundaries_at_soft_wraps": kinds["soft-wrap"],
             "facts": self.facts,
             "facts_not_whole": kinds["broken-fact"],
             "fill": {
@@ -233,6 +244,8 @@ def lint_chunks(
     sentences = list(bnd.units(Level.SENTENCE))
     sent_starts = [s for s, _ in sentences]
     rep.sentences = len(sentences)
+    soft = set(bnd.soft_wraps())
+    rep.soft_wraps = len(soft)
     n = len(text)
 
     for i, c in enumerate(chunks):
@@ -267,7 +280,7 @@ def lint_chunks(
             rep.healed += 1
             continue
         if kind is None and mid:
-            kind = "mid-sentence"
+            kind = "soft-wrap" if e in soft else "mid-sentence"
         if kind:
             rep.findings.append(Finding(kind, doc_id, e, level.name.lower(), left, right, chunk_index=i))
 

@@ -74,7 +74,8 @@ def _text_from_chunks(chunks: list) -> str | None:
     metavar="KINDS",
     help="Exit 1 when any finding of these kinds exists, e.g. negation,over-budget "
     "(kinds: negation, double-negation, negative-result, hedge, causal, temporal, "
-    "list-scope, mid-sentence, broken-sentence, broken-fact, tiny, over-budget, "
+    "list-scope, mid-sentence, soft-wrap (a cut at a newline inside a sentence), broken-sentence, "
+    "broken-fact, tiny, over-budget, "
     "or 'fragmentation' for the first seven).",
 )
 @click.option("--show", default=8, show_default=True, help="Worst cases quoted in the text report.")
@@ -193,6 +194,11 @@ def _print_lint(report, show: int) -> None:
         f"sentences not whole in any chunk: {s['sentences_not_whole']} of {s['sentences']}"
         + (f"; facts not whole: {s['facts_not_whole']} of {s['facts']}" if s["facts"] else "")
     )
+    if s["soft_wraps"]:
+        c.print(
+            f"soft wraps (newlines inside sentences) found: {s['soft_wraps']}; chunk boundaries placed at one: "
+            f"{s['boundaries_at_soft_wraps']}"
+        )
     f = s["fill"]
     if f["mean"] is not None:
         c.print(f"fill: mean {f['mean']:.0%}, p10 {f['p10']:.0%}, median {f['median']:.0%}, p90 {f['p90']:.0%}")

@@ -25,6 +25,7 @@ from .chars import LAST_BREAK as _LAST_BREAK
 from .chars import NL as _NL
 from .chars import snap as _snap
 from .sentences import glued_line_cuts, sentence_cuts
+from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
 
@@ -61,6 +62,7 @@ _PARAGRAPH_LF = re.compile(r"\n(?:[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\n)
 _RARE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 # A line ends after its newline; a run of blank lines is one separator (no cut inside it).
 _LINE = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})*")
+_NEWLINE = re.compile(r"\n")
 _LINE_LF = re.compile(r"\n(?:[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\n)*")
 
 # Where a new line evidently begins although its newline was lost (PDF/EHR exports):
@@ -71,7 +73,9 @@ _LINE_START = regex.compile(
     r"(?:[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]{1,16}(?:[（(][^）)\n]{1,20}[）)])?[：:](?![/\d])"
     r"|[SOAP][）)]|[・●○■□◆◇▶►•※]|[-*] |#\d|[（(]\d{1,2}[）)]|\d{1,2}[.．)）]\s?(?=\D)|[①-⑳]|【|\d{4}[/年.-]\d{1,2})"
 )
-_CLAUSE = regex.compile(r"(?:[、，；：､](?P<sp1>" + _HSPACE + r"*)|[,;:](?P<sp2>" + _HSPACE + r"+|(?=[^\x00-\x7f])))")
+# Clause level: after 、，；, and English , ; (not after a colon: 頭部 MRI：異常なし is one
+# unit, and a cut between a label and its value parts a finding from its negation).
+_CLAUSE = regex.compile(r"(?:[、，；､](?P<sp1>" + _HSPACE + r"*)|[,;](?P<sp2>" + _HSPACE + r"+|(?=[^\x00-\x7f])))")
 # Word level: after a run of white space; between a kana/kanji run and the next script
 # (Japanese has no spaces, and a cut after particles is the least harmful place).
 _WORD = regex.compile(
@@ -90,10 +94,13 @@ class Boundaries:
 
     _CONTEXT = 320  # characters of left context for sentence rules (brackets, list numbers)
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, soft_wraps: bool = True):
         self.text = text
         self._paragraphs: list[int] | None = None
         self._sentence_memo: dict[tuple[int, int], list[int]] = {}
+        # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
+        # paragraph, only where a line cut is asked for
+        self._soft = SoftWraps(text) if soft_wraps else None
         lf_only = not any(ch in text for ch in _RARE_BREAKS)
         self._para_re = _PARAGRAPH_LF if lf_only else _PARAGRAPH
         self._line_re = _LINE_LF if lf_only else _LINE
@@ -125,6 +132,19 @@ class Boundaries:
                 out.append(p)
         return out
 
+    def is_soft(self, p: int) -> bool:
+        """``p`` is the cut after a soft-wrap newline (see ``softwrap``)."""
+        if self._soft is None or p <= 0 or self.text[p - 1] != "\n":
+            return False
+        paras = self.cuts(Level.PARAGRAPH)
+        i = bisect.bisect_right(paras, p - 1)
+        return self._soft.is_soft(p, paras[i - 1] if i else 0, paras[i] if i < len(paras) else len(self.text))
+
+    def soft_wraps(self) -> list[int]:
+        """Every soft-wrap cut of the text, in order."""
+        nl = [m.end() for m in _NEWLINE.finditer(self.text)]
+        return [p for p in nl if self.is_soft(p)]
+
     def _sentence_window(self, lo: int, hi: int) -> list[int]:
         """Sentence cuts in ``(lo, hi]`` (the last few windows are kept: callers repeat them)."""
         key = (lo, hi)
@@ -155,8 +175,10 @@ class Boundaries:
         text = self.text
         if tail_only and self._line_re is _LINE_LF:
             nl = self._last_lf_cut(lo, hi)
+            while nl and self.is_soft(nl[0]):
+                nl = self._last_lf_cut(lo, nl[0] - 1)
         else:
-            nl = self._regex_cuts(self._line_re, lo, hi)
+            nl = [p for p in self._regex_cuts(self._line_re, lo, hi) if not self.is_soft(p)]
         if (packing or tail_only) and nl and nl[-1] >= lo + (hi - lo) // 2:
             return nl
         if tail_only and nl:

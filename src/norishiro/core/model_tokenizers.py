@@ -145,6 +145,10 @@ def model_sizer(name: str):
     folder = Path(name)
     if folder.is_dir() and (folder / "tokenizer.json").is_file():
         return ModelTokenizerSizer(name, folder)
+    if name.endswith(".json") or name.startswith(("/", ".", "~")):  # a path, not a model name
+        raise OptionError(
+            "tokenizer", name, "o200k_base, cl100k_base, a tokenizer.json file or a model folder", "no such file"
+        )
     found = find_model_folder(name) if "/" in name else None
     if found is not None:
         return ModelTokenizerSizer(name, found)

@@ -28,6 +28,20 @@ _SENTENCE_CAND = regex.compile(
 # After a closing bracket (or a terminator) these continue the sentence: 「…。」と言った,
 # 「…！」って, 「…。」などと, 「…。」が口癖, 「…。」を繰り返す (not がん, which can start one).
 _QUOTATIVE = regex.compile(r"と|っ|など|なんて|が(?!ん)|を")
+# After a bracket closed right after a terminator inside it, these continue the sentence too:
+# 『吾輩は猫である。』の作者, 『…!!』は, 「…。」「…。」など, （…。）に比べて.
+_AFTER_TITLE = regex.compile(r"[はのにでへもや]|から|まで|より")
+_CLOSE_OF = {"「": "」", "『": "』", "（": "）", "(": ")"}
+# 。 right before a lone particle belongs to a name (モーニング娘。は): not an end. では,
+# でも, には ... (a particle followed by kana) can start a sentence and stay ends.
+_NAME_PARTICLE = regex.compile(r"[はがをのにへ](?!\p{Hiragana})")
+# Emoji, kaomoji and symbols that close a sentence when a new one follows them.
+_EMOTE = regex.compile(
+    r"(?:\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F\u200D\p{Extended_Pictographic}]*"
+    r"|\^_?\^|[(（][笑泣汗][)）]|[♪☆★♡♥]+|(?<=\s)[:;]-?[)(DP](?=\s))"
+)
+# what may stand right before such a mark at a sentence's end (a predicate's last kana, a word)
+_EMOTE_AFTER = regex.compile(r"[たすいるよねなうかわぞさんだーA-Za-z0-9][\s\u3000]*$")
 # Abbreviations that never end a sentence (titles, Latin, dosing, months, organisations).
 # Units (mg, min) are not here: "3.5 mg. Next" ends, and "5 mg. of" is kept by the
 # lower-case rule.
@@ -47,6 +61,9 @@ _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 _GLUED_PIPE = regex.compile(r"\|\|")
 _GLUED_HEADER = regex.compile(r"(?<=\S)[【■◆●]")
 _GLUED_DATE_ROW = regex.compile(r"\t\d{4}/\d{1,2}/\d{1,2}\t|\d{4}/\d{1,2}/\d{1,2}\t")
+# a dated row of a flattened tab-separated table glued to the previous row's last cell
+# (単位2026/1/10<TAB>, mg/dL2026/1/17<TAB>)
+_GLUED_CELL_DATE = regex.compile(r"(?<=[^\s\d/.,\-])\d{4}/\d{1,2}/\d{1,2}\t")
 _ROW_CELL = regex.compile(r"[A-Za-z]{1,3}\d{0,3}$")
 _GLUED_UNIT = regex.compile(r"(?:/[dmμu]?[Ll]|mmHg|/分)(?=[A-Z][A-Za-z0-9-]{1,7} ?[\d<>≦≧])")
 
@@ -77,6 +94,10 @@ def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
             out.append(m.start())
     for m in _GLUED_UNIT.finditer(text, a, b):
         out.append(m.end())
+    if "\t" in text[a:b]:
+        for m in _GLUED_CELL_DATE.finditer(text, a, b):
+            if text.rfind("\t", max(0, m.start() - 40), m.start()) >= 0:  # inside a table row
+                out.append(m.start())
     return [p for p in out if lo < p <= hi and p < n]
 
 
@@ -172,6 +193,10 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
             continue
         if nxt and not spaced and _QUOTATIVE.match(text, end):
             continue  # 「…。」と言った / 行くの？と聞かれた
+        if depth_before > 0 and m.group("close") and nxt and not spaced and _continues_after_quotes(text, end):
+            continue  # 『吾輩は猫である。』の作者, 「…。」「…。」など
+        if term == "。" and not m.group("close") and not spaced and _NAME_PARTICLE.match(text, end):
+            continue  # モーニング娘。は
         if nxt == "" or nxt in "\r\n\x0b\x0c\x85\u2028\u2029":
             continue  # the line or the text ends here anyway: the line level has this cut
 
@@ -182,7 +207,7 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
             if _LATIN_LOWER.match(nxt) or nxt.isdigit():
                 continue  # e.g. bla, Fig. 3, No. 5, Ver. 2.0
             token, tstart = _token_before(text, ts)
-            low = token.lower().lstrip("(\"'")
+            low = token.lower().lstrip("(\"'。．！？!?、，")  # 。Q. : the label after a sentence end
             address = "@" in low or "://" in low or low.startswith("www.")
             if not token or address:
                 pass  # a word, or an e-mail address / URL at the end of a sentence
@@ -207,4 +232,47 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
         if 0 < p < n and (not out or out[-1] < p):
             out.append(p)
             last_cut = p
+    emotes = _emote_cuts(text, lo, hi)
+    return sorted(set(out) | set(emotes)) if emotes else out
+
+
+def _continues_after_quotes(text: str, end: int) -> bool:
+    """After a closing bracket: a particle continues the sentence (『…。』の, （…。）に); a
+    further quote does when the chain of quotes ends in a continuation (「…。」「…。」など), not
+    when it ends a sentence of its own (「はい。」「いいえ。」)."""
+    n = len(text)
+    for _ in range(8):
+        if end >= n:
+            return False
+        opener = text[end]
+        if opener not in "「『（(":
+            return bool(_QUOTATIVE.match(text, end) or _AFTER_TITLE.match(text, end))
+        close = text.find(_CLOSE_OF[opener], end + 1, min(n, end + _MAX_QUOTE))
+        if close < 0:
+            return False
+        end = close + 1
+    return False
+
+
+def _emote_cuts(text: str, lo: int, hi: int) -> list[int]:
+    """Sentence ends after an emoji, a kaomoji or a symbol such as ♪: after a predicate (a
+    sentence-final kana, a word) and before a new sentence (not a particle, a terminator, a
+    closing bracket)."""
+    n = len(text)
+    out = []
+    for m in _EMOTE.finditer(text, lo, hi):
+        if not _EMOTE_AFTER.search(text, max(0, m.start() - 8), m.start()):
+            continue
+        end = m.end()
+        while end < n and text[end] in " \t\u3000":
+            end += 1
+        if end >= n or text[end] in "\r\n" or text[end] in _CLOSERS or text[end] in "。．.!?！？、，,":
+            continue
+        if _NAME_PARTICLE.match(text, end) or _EMOTE.match(text, end):
+            continue
+        if text[m.start() - 1 : m.start()].isascii() and not (text[end].isupper() or _CJK.match(text[end])):
+            continue  # English: a new sentence starts with a capital
+        p = _snap(text, end)
+        if lo < p < n:
+            out.append(p)
     return out

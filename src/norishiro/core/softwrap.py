@@ -1,0 +1,199 @@
+"""Soft wraps: newlines that a PDF text layer, an e-mail or a plain-text export put inside a
+sentence because the line was full.
+
+Such a newline is not a line boundary: it ranks with word boundaries, so a chunk does not
+end there when a sentence end fits. It stays in the text (offsets do not move). The decision
+is made per paragraph, from evidence:
+
+* **width**: in a paragraph of three lines or more whose lines mostly end near one width (in
+  characters or in display columns, where CJK counts two), a full line continues on the
+  next line, whatever stands at the break (a label's colon, a table cell, a list number),
+  unless it ends a sentence (。．.!?！？ and closing brackets) or the next line evidently
+  begins a block (a heading, 【label】, a bullet, a fence);
+* **rows stay rows**: table rows, tab-separated rows with the same number of cells, rule
+  lines, a line that closes a 【label】, ``label：value`` lines one under another, and lab
+  values one test per line are real lines even when they are all about as long;
+* **hard lines stay hard**: a line that is not full is a real line when it ends a sentence,
+  ends with a colon (a label, a lead-in), is a heading, a table row (``|`` or tabs) or
+  indented code, or comes before a list item, numbered item, 【label】, SOAP line or
+  ``label：``; fenced code is never joined;
+* **continuation**: otherwise a line continues when it evidently stops inside a sentence:
+  Japanese ending on a particle, a conjunctive form or 、, or a kanji run followed by kana
+  (lines of at least eight characters: a verse or a name is not taken as broken off);
+  English ending on a word or comma with the next line starting in lower case; or, in a
+  paragraph with a width, when the next line's first Latin word would not have fitted on
+  it (word wrap).
+
+Poems, addresses and lists have short lines of varying length that end without such cues,
+so they are not joined.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
+
+import regex
+
+__all__ = ["soft_wraps", "SoftWraps"]
+
+_TERMINAL = regex.compile(r"(?:[。｡!?！？…‥]|(?<![0-9０-９])[．.])[」』）)】］〉》〕｝\]}”’\"']*\s*$")
+# a line that starts like this begins a new block even after a full line
+_STRONG_NEXT = regex.compile(r"^\s*(?:#{1,6}\s|【|[■□◆◇●◎▼▶►•※]|・|[-*+]\s|```|~~~)")
+_COLON_END = regex.compile(r"[:：]\s*$")
+_HEADING = regex.compile(r"^\s*(?:#{1,6}\s|【[^】]{1,24}】\s*$|[■□◆◇●◎▼▶]\s*\S{1,30}$|={3,}\s*$|-{3,}\s*$)")
+_NEXT_HARD = regex.compile(
+    r"^\s*(?:[#＃]|【|\[|［|[■□◆◇●◎▼▶►•※・]|[\-*+]\s|\d{1,2}[.．)）](?!\d)|[（(]\d{1,2}[)）]|[①-⑳]"
+    r"|[SOAP]\s*[:：)）]|\|"
+    r"|[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/ ]{1,16}(?:[（(][^）)\n]{1,20}[）)])?[：:](?![/\d]))"
+)
+# a Japanese line that stops on these stops inside a sentence (not し, り: なし, あり end notes)
+_JA_CONTINUES = regex.compile(
+    r"(?:[はがをにのでともへやて、，]|から|ので|けど|ため|および|及び|または|又は|並びに)\s*$"
+)
+_KANJI_END = regex.compile(r"\p{Han}\s*$")
+_KANA_START = regex.compile(r"^\p{Hiragana}")
+_EN_CONTINUES = regex.compile(r"[A-Za-z0-9,;\-]\s*$")
+_LOWER_START = regex.compile(r"^\s*\p{Ll}")
+_FENCE = regex.compile(r"^ {0,3}(?:`{3,}|~{3,})")
+_WIDE = regex.compile(r"[\p{East_Asian_Width=W}\p{East_Asian_Width=F}]")
+_FIRST_WORD = regex.compile(r"[A-Za-z0-9][^\s]*")
+_LABEL_START = regex.compile(
+    r"^[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/ ]{1,12}(?:[（(][^）)\n]{1,20}[）)])?[：:]"
+)
+_UNIT_END = regex.compile(r"\d\s*(?:%|[μmnpkdg]?[gLl]|/[dmμ]?L|U/L|mEq/L|IU/L|mmHg|/分|万/μL|/μL|ng/mL|pg/mL)$")
+_TEST_START = regex.compile(r"^[A-Z][A-Za-z0-9-]{0,7} ?[\d<>≦≧]")
+
+
+def _columns(line: str) -> int:
+    """Display columns: CJK and other wide characters count two."""
+    return len(line) if line.isascii() else len(line) + len(_WIDE.findall(line))
+
+
+class _Paragraph:
+    """What one paragraph's lines say as a whole: its lines, whether they end near one width
+    (in characters, in display columns), and where its fenced blocks are."""
+
+    __slots__ = ("ends", "texts", "top_c", "top_w", "by_chars", "by_cols", "fences")
+
+    def __init__(self, text: str, start: int, end: int):
+        body = text[start:end]
+        self.texts = body.split("\n")
+        self.ends = [start + n + i + 1 for i, n in enumerate(accumulate(map(len, self.texts)))]
+        self.ends[-1] = end  # the last line has no newline of its own
+        if "\r" in body:
+            self.texts = [t.rstrip("\r") for t in self.texts]
+        while self.texts and not self.texts[-1].strip():  # the blank lines that close it
+            self.texts.pop()
+            self.ends.pop()
+        self.fences = [i for i, t in enumerate(self.texts) if _FENCE.match(t)] if "``" in body or "~~" in body else []
+        body_lines = [t.rstrip() for t in self.texts[:-1]]
+        shares = [_share(t) for t in body_lines]
+        chars = [len(t) for t in body_lines]
+        self.top_c, self.by_chars = _width(chars, shares)
+        self.top_w, self.by_cols = 0, False
+        if not self.by_chars and not body.isascii():
+            # wrapped by display columns (CJK counts two)? widen wide characters once
+            cols = [len(t.rstrip()) for t in _WIDE.sub("ww", body).split("\n")[: len(chars)]]
+            self.top_w, self.by_cols = _width(cols, shares)
+
+    def full(self, i: int) -> bool:
+        t = self.texts[i].rstrip()
+        share = _share(t)
+        return (self.by_chars and len(t) >= share * self.top_c) or (self.by_cols and _columns(t) >= share * self.top_w)
+
+    def soft(self, i: int) -> bool:
+        """The newline after line ``i`` is a soft wrap."""
+        cur, nxt = self.texts[i], self.texts[i + 1]
+        if bisect_right(self.fences, i) % 2 or _FENCE.match(nxt):  # inside or before a fence
+            return False
+        if not cur.strip() or not nxt.strip() or _rows(cur, nxt):
+            return False
+        if self.full(i):
+            # a full line: where it broke is the width's doing, whatever stands there (a
+            # label's colon, a table cell, a list number), unless a sentence ends or a new
+            # block evidently begins
+            return not _TERMINAL.search(cur) and not _STRONG_NEXT.match(nxt)
+        widest = self.top_c if (self.by_chars or self.by_cols) else 0
+        return not _hard(cur, nxt) and (_continues(cur, nxt) or _next_word_did_not_fit(cur, nxt, widest))
+
+
+def _share(line: str) -> float:
+    """How close to the widest line a full line comes: a line broken anywhere (Japanese, no
+    spaces) reaches the width within a character or two; one broken at spaces (English) falls
+    short by up to a word."""
+    return 0.8 if line.count(" ") * 12 >= len(line) else 0.95
+
+
+def _width(widths: list[int], shares: list[float]) -> tuple[int, bool]:
+    """The widest line, and whether the lines (all but the last) mostly end near it."""
+    top = max(widths) if widths else 0
+    if len(widths) < 2 or top < 16:
+        return top, False
+    return top, sum(w >= share * top for w, share in zip(widths, shares)) >= 0.6 * len(widths)
+
+
+def _hard(cur: str, nxt: str) -> bool:
+    if not cur.strip() or not nxt.strip():
+        return True
+    if "\t" in cur or "\t" in nxt or cur.startswith(("    ", "\t")) or nxt.startswith(("    ", "\t")):
+        return True
+    if cur.lstrip().startswith("|") or _TERMINAL.search(cur) or _COLON_END.search(cur) or _HEADING.match(cur):
+        return True
+    return bool(_NEXT_HARD.match(nxt))
+
+
+def _rows(cur: str, nxt: str) -> bool:
+    """Lines that are rows of one block even when they are all about as long: table rows,
+    tab-separated rows with the same number of cells, a rule line, a line closing a 【label】,
+    ``label：value`` lines one under another, lab values one test per line."""
+    c, x = cur.strip(), nxt.strip()
+    if c.startswith("|") and c.endswith("|"):
+        return True
+    if cur.count("\t") >= 2 and cur.count("\t") == nxt.count("\t"):
+        return True
+    if len(c) >= 3 and len(set(c)) == 1 and not c[0].isalnum():
+        return True
+    if c.endswith("】") or (_LABEL_START.match(c) and _LABEL_START.match(x)):
+        return True
+    return bool(_UNIT_END.search(c) and _TEST_START.match(x))
+
+
+def _continues(cur: str, nxt: str) -> bool:
+    if len(cur.strip()) < 8:  # a short line (a verse, a name) is not taken as broken off
+        return False
+    if _JA_CONTINUES.search(cur) or (_KANJI_END.search(cur) and _KANA_START.match(nxt)):
+        return True
+    return bool(_EN_CONTINUES.search(cur) and _LOWER_START.match(nxt))
+
+
+def _next_word_did_not_fit(cur: str, nxt: str, width: int) -> bool:
+    """Word wrap: the line ended early because the next line's first (Latin) word would not
+    have fitted within the paragraph's width."""
+    m = _FIRST_WORD.match(nxt)
+    return bool(width and m and len(cur.rstrip()) + 1 + len(m.group()) > width)
+
+
+class SoftWraps:
+    """Soft-wrap decisions for one text, made per newline when asked: a paragraph is
+    profiled once, and only the newlines a caller asks about are classified."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._paras: dict[int, _Paragraph] = {}
+
+    def is_soft(self, p: int, start: int, end: int) -> bool:
+        """``p`` (just after a newline) in the paragraph ``text[start:end]`` is a soft wrap."""
+        para = self._paras.get(start)
+        if para is None:
+            para = self._paras[start] = _Paragraph(self.text, start, end)
+        i = bisect_left(para.ends, p)
+        return i < len(para.ends) - 1 and para.ends[i] == p and para.soft(i)
+
+
+def soft_wraps(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """Cut positions (just after the newline) of the soft wraps in the paragraph
+    ``text[start:end]`` (the caller splits at blank lines)."""
+    end = len(text) if end is None else end
+    para = _Paragraph(text, start, end)
+    return [para.ends[i] for i in range(len(para.texts) - 1) if para.soft(i)]

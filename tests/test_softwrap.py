@@ -1,0 +1,112 @@
+"""Hard-wrapped text: a newline inside a sentence is a soft wrap, not a line boundary."""
+
+import pytest
+
+import norishiro
+from clinical import hard_wrap, load_facts, remove_single_newlines, sample_paths
+from invariants import check_chunks
+from norishiro.analysis.lint import lint_chunks
+from norishiro.chunk import Chunk
+from norishiro.core.boundaries import Boundaries, Level
+from norishiro.core.softwrap import soft_wraps
+
+
+def _after_sentence(text, b, c):
+    """The chunk ends at a paragraph break, a (hard) line end, or after a sentence."""
+    if c.end >= len(text) or b.level_of(c.end) <= Level.SENTENCE:
+        return True
+    q = c.end
+    while q > c.start and text[q - 1].isspace():
+        q -= 1
+    return bool(b.window_cuts(Level.SENTENCE, q - 1, c.end))
+
+
+def _measure(width):
+    lost = total = n = good = 0
+    for p in sample_paths():
+        doc = norishiro.load_document(p)
+        facts = load_facts(p)
+        text, spans = remove_single_newlines(doc.text, [(f["start"], f["end"]) for f in facts])
+        if width:
+            text, spans = hard_wrap(text, width, spans)
+            for f, (s, e) in zip(facts, spans):
+                assert "".join(text[s:e].split()) == "".join(f["text"].split())
+        chunks = norishiro.chunk(text, size=200)
+        check_chunks(text, chunks, 200)
+        b = Boundaries(text)
+        n += len(chunks)
+        good += sum(_after_sentence(text, b, c) for c in chunks)
+        total += len(spans)
+        lost += sum(not any(c.start <= s and e <= c.end for c in chunks) for s, e in spans)
+    return 1 - lost / total, good / n
+
+
+@pytest.mark.parametrize("width", [30, 38, 60])
+def test_wrapped_samples_chunk_as_well_as_unwrapped(width):
+    facts, ends = _measure(width)
+    facts0, ends0 = _measure(0)
+    assert facts >= 0.98, facts
+    assert ends >= 0.90 and ends >= ends0 - 0.01, (ends, ends0)
+
+
+def _soft_lines(text):
+    return [text[:p].rsplit("\n", 2)[-2] for p in soft_wraps(text)]
+
+
+def test_japanese_and_english_wraps_are_soft():
+    ja = (
+        "右肺上葉に径12mmの結節影を認めるが、前回と比べて増大はなく、\n悪性を示唆する所見は認めない。経過観察とする。\n"
+    )
+    assert soft_wraps(ja) == [ja.index("\n") + 1]
+    en = "The biopsy was negative\nfor malignancy, and the margins were\nclear of tumour.\n"
+    assert len(soft_wraps(en)) == 2
+    wrapped = ("本日の検査結果について説明した。血圧は安定しており内服の変更は不要と判断した。" * 4)[:150]
+    text = "\n".join(wrapped[i : i + 38] for i in range(0, len(wrapped), 38))
+    assert len(soft_wraps(text)) == text.count("\n") - sum(
+        text[i - 1] == "。" for i in range(1, len(text)) if text[i] == "\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "静かな湖\n月を映して\n風もなし\n",  # a poem
+        "〒100-0001\n東京都千代田区千代田1-1\n架空ビル3階\n",  # an address
+        "・発熱あり\n・咳嗽なし\n・食欲良好\n",  # a list
+        "所見：\n右肺に結節影なし。\n",  # a lead-in and its text
+        "## 経過\n入院後は抗菌薬で改善した。\n",  # a heading
+        "| 検査 | 値 |\n| CRP | 0.3 |\n| WBC | 5,000 |\n",  # table rows
+        "日付\t検査\t値\n2026/1/1\tCRP\t0.3\n2026/1/2\tCRP\t0.2\n",  # tab-separated rows
+        "```\nfor x in items:\n    print(x)\n```\n",  # code
+        "Hb 13.4 g/dL、Plt 21.6万/μL、WBC 8,900/μL\nTP 6.8 g/dL、Alb 3.4 g/dL、AST 28 U/L\n"
+        "BUN 28.4 mg/dL、Cre 1.12 mg/dL、K 4.1 mEq/L\n",  # lab values one line each
+        "患者ID：FICT-0107　58歳　男性　会社員（営業職）\n病名：2型糖尿病、脂質異常症、脂肪肝\n"
+        "担当：Dr. 山田（架空）　外来：内分泌代謝科\n",  # label: value lines
+    ],
+)
+def test_real_lines_stay_hard(text):
+    assert soft_wraps(text) == [], _soft_lines(text)
+
+
+def test_segment_lines_are_physical_and_sentences_cross_wraps():
+    text = "悪性を示唆する所見は\nない。次の検査へ。\n"
+    assert [u["text"] for u in norishiro.segment(text, "line")] == ["悪性を示唆する所見は\n", "ない。次の検査へ。\n"]
+    assert [u["text"] for u in norishiro.segment(text, "sentence")] == [
+        "悪性を示唆する所見は\nない。",
+        "次の検査へ。\n",
+    ]
+
+
+def test_a_hyphenated_wrap_stays_in_the_text():
+    text = "Dense retrie-\nval beats sparse lexical matching on paraphrased questions by a wide\nmargin today.\n"
+    chunks = norishiro.chunk(text, size=40)
+    assert "".join(c.text for c in chunks) == text
+    check_chunks(text, chunks, 40)
+
+
+def test_lint_reports_soft_wraps_and_cuts_at_them():
+    text = "The biopsy was negative\nfor malignancy, and the margins were\nclear of tumour.\n"
+    p = text.index("\n") + 1
+    chunks = [Chunk(text[:p], 0, p, 0, p), Chunk(text[p:], p, len(text), 1, len(text) - p)]
+    s = lint_chunks(text, chunks, size=100).summary()
+    assert s["soft_wraps"] == 2 and s["boundaries_at_soft_wraps"] + s["findings"]["negation"] >= 1
