@@ -37,12 +37,15 @@ from norishiro.core.measure import TiktokenSizer  # noqa: E402
 _END = re.compile(r"[。．.!?！？][」』）)】\]\"'”’]*$")
 
 
-def load_corpus(lang: str) -> list[str]:
+def load_corpus(lang: str, unwrap: bool = False) -> list[str]:
+    """The corpus documents; ``unwrap`` joins the lines of each paragraph (a single newline
+    becomes a space), the shape of text whose lines were never wrapped."""
     d = HERE / "corpus" / lang
     paths = sorted(d.glob("*.txt"))
     if not paths:
         sys.exit(f"no corpus in {d}: run benchmarks/build_corpus.py first")
-    return [p.read_text(encoding="utf-8") for p in paths]
+    docs = [p.read_text(encoding="utf-8") for p in paths]
+    return [re.sub(r"(?<!\n)\n(?!\n)", " ", d) for d in docs] if unwrap else docs
 
 
 def char_chunkers(size: int, overlap: int = 0) -> dict[str, Callable[[str], list[str]]]:
@@ -195,11 +198,11 @@ def quality(docs, fn, size, count) -> dict:
     return {"chunks": n, "over": over, "sentence_end": ok / tot if tot else 0.0, "fill": fill / n if n else 0.0}
 
 
-def run_mode(mode: str, reps: int, overlap_share: float = 0.0) -> str:
+def run_mode(mode: str, reps: int, overlap_share: float = 0.0, unwrap: bool = False) -> str:
     lines = []
     sizer = TiktokenSizer("o200k_base")
     for lang in ("en", "ja"):
-        docs = load_corpus(lang)
+        docs = load_corpus(lang, unwrap)
         mb = sum(len(d.encode("utf-8")) for d in docs) / 1e6
         if mode == "chars":
             size = 2000
@@ -252,9 +255,13 @@ def main() -> None:
         help="overlap as a share of the size for every chunker that has one (Chonkie's "
         "recursive chunker has none and is left out), e.g. 0.125",
     )
+    ap.add_argument(
+        "--unwrap", action="store_true", help="join the lines of each paragraph first (text that was never wrapped)"
+    )
     ap.add_argument("--out", default=str(HERE / "out" / "latest.md"))
     args = ap.parse_args()
     ov = f" --overlap {args.overlap:g}" if args.overlap else ""
+    ov += " --unwrap" if args.unwrap else ""
     header = (
         f"Command: `python benchmarks/run.py --reps {args.reps} --mode {args.mode}{ov}`  \n"
         f"Machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
@@ -262,7 +269,7 @@ def main() -> None:
     )
     body = []
     for mode in ["chars", "tokens"] if args.mode == "both" else [args.mode]:
-        body.append(run_mode(mode, args.reps, args.overlap))
+        body.append(run_mode(mode, args.reps, args.overlap, args.unwrap))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(header + "\n".join(body) + "\n", encoding="utf-8")
