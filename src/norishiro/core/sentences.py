@@ -38,7 +38,12 @@ _NAME_PARTICLE = regex.compile(r"[はがをのにへ](?!\p{Hiragana})")
 # Emoji, kaomoji and symbols that close a sentence when a new one follows them.
 _EMOTE = regex.compile(
     r"(?:\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F\u200D\p{Extended_Pictographic}]*"
-    r"|\^_?\^|[(（][笑泣汗][)）]|[♪☆★♡♥]+|(?<=\s)[:;]-?[)(DP](?=\s))"
+    r"|\^_?\^|[(（][笑泣汗][)）]|[♪☆★♡♥]+)"
+)
+# a quick first look (the standard engine, no Unicode properties) before the full pattern
+_EMOTE_HINT = re.compile(
+    "[\\^笑泣汗♪☆★♡♥\U0001f000-\U0001fffd\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2900-\u297f\u2b00-\u2bff"
+    "\u3030\u303d\u3297\u3299\u00a9\u00ae\u203c\u2049\u2122\u2139]"
 )
 # what may stand right before such a mark at a sentence's end (a predicate's last kana, a word)
 _EMOTE_AFTER = regex.compile(r"[たすいるよねなうかわぞさんだーA-Za-z0-9][\s\u3000]*$")
@@ -260,6 +265,8 @@ def _emote_cuts(text: str, lo: int, hi: int) -> list[int]:
     closing bracket)."""
     n = len(text)
     out = []
+    if not _EMOTE_HINT.search(text, lo, hi):
+        return out
     for m in _EMOTE.finditer(text, lo, hi):
         if not _EMOTE_AFTER.search(text, max(0, m.start() - 8), m.start()):
             continue
