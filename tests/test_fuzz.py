@@ -98,7 +98,11 @@ bodies = st.dictionaries(
 
 
 @FUZZ
-@given(st.sampled_from(["/api/chunk", "/api/count", "/api/plan"]), bodies | json_values, st.binary(max_size=60))
+@given(
+    st.sampled_from(["/api/chunk", "/api/count", "/api/plan", "/api/rows"]),
+    bodies | json_values,
+    st.binary(max_size=60),
+)
 def test_random_web_bodies(client, path, body, raw):
     r = client.post(path, content=json.dumps(body).encode(), headers={"content-type": "application/json"})
     assert r.status_code < 500, (path, body, r.text)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import norishiro
+
 fastapi = pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
@@ -284,6 +286,34 @@ def test_options_come_from_the_registry_and_this_machine(client):
 
 
 def test_browser_offers_every_strategy(page):
-    page.wait_for_function("() => [...document.querySelectorAll('#strategy option')].length >= 4")
+    _wait_count(page, "#strategy option", lambda n: n >= 4)
     names = page.eval_on_selector_all("#strategy option", "els => els.map(e => e.value)")
     assert "sentences" in names and "semantic" in names
+
+
+def test_rows_from_the_cli_are_shown_against_their_text(client):
+    text = "【所見】\n右肺に結節影なし。心拡大なし。\n\n【評価】\n異常なし。経過観察。\n"
+    chunks = norishiro.chunk(text, size=20)
+    rows = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
+    r = client.post("/api/rows", json={"text": text, "rows": rows})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert [(c["start"], c["end"]) for c in d["chunks"]] == [(c.start, c.end) for c in chunks]
+    page = client.post("/api/chunk", json={"text": text, "size": 20}).json()
+    same = ("boundaries", "boundary_levels", "findings", "chunks_ending_at_sentence_end")
+    assert {k: d["lint"]["summary"][k] for k in same} == {k: page["lint"]["summary"][k] for k in same}
+    assert d["summary"]["unit"] == "chars"
+    r = client.post("/api/rows", json={"text": text.replace("右肺", "左肺"), "rows": rows})
+    assert r.status_code == 400 and r.json()["field"] == "rows" and "not at offsets" in r.json()["error"]
+    bad = client.post("/api/rows", json={"text": text, "rows": rows + '{"text": 5}\n'})
+    assert bad.status_code == 400 and f"line {len(chunks) + 1}" in bad.json()["error"]
+
+
+def test_browser_opens_a_chunks_file(page, tmp_path):
+    text = "一文目です。二文目です。三文目です。"
+    rows = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in norishiro.chunk(text, size=8))
+    f = tmp_path / "chunks.jsonl"
+    f.write_text(rows, encoding="utf-8")
+    page.fill("#text", text)
+    page.set_input_files("#rows_file", str(f))
+    _wait_count(page, "#chunks li", lambda n: n == 3)

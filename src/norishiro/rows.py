@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .chunk import Chunk
 from .errors import NorishiroError
 
-__all__ = ["RowError", "iter_jsonl", "chunk_from_row", "read_chunk_rows"]
+__all__ = ["RowError", "iter_jsonl", "chunk_from_row", "read_chunk_rows", "parse_chunk_rows"]
 
 
 class RowError(NorishiroError, ValueError):
@@ -34,17 +34,21 @@ def iter_jsonl(path: str | os.PathLike) -> Iterator[tuple[int, Any]]:
     except OSError as e:
         raise RowError(f"{where}: cannot read ({e.strerror})", where) from None
     with f:
-        line_no = 0
-        try:
-            for line_no, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    yield line_no, json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise RowError(f"{where}: line {line_no}: invalid JSON ({e.msg})", where, line_no) from None
-        except UnicodeDecodeError as e:
-            raise RowError(f"{where}: line {line_no + 1}: not valid UTF-8 ({e.reason})", where, line_no + 1) from None
+        yield from _json_lines(f, where)
+
+
+def _json_lines(lines: Iterable[str], where: str) -> Iterator[tuple[int, Any]]:
+    line_no = 0
+    try:
+        for line_no, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                yield line_no, json.loads(line)
+            except json.JSONDecodeError as e:
+                raise RowError(f"{where}: line {line_no}: invalid JSON ({e.msg})", where, line_no) from None
+    except UnicodeDecodeError as e:
+        raise RowError(f"{where}: line {line_no + 1}: not valid UTF-8 ({e.reason})", where, line_no + 1) from None
 
 
 def _int(d: dict, key: str, default: int | None = None) -> int:
@@ -89,13 +93,22 @@ def chunk_from_row(d: Any) -> Chunk:
 
 def read_chunk_rows(path: str | os.PathLike) -> Iterator[tuple[int, Chunk]]:
     """``(line_number, chunk)`` for every row of a chunks JSONL file."""
-    for line_no, d in iter_jsonl(path):
+    yield from _chunks(iter_jsonl(path), os.fspath(path))
+
+
+def parse_chunk_rows(jsonl: str, where: str = "chunks") -> list[tuple[int, Chunk]]:
+    """The same for the text of a chunks JSONL file (an upload, a request body)."""
+    return list(_chunks(_json_lines(jsonl.splitlines(), where), where))
+
+
+def _chunks(items: Iterable[tuple[int, Any]], where: str) -> Iterator[tuple[int, Chunk]]:
+    for line_no, d in items:
         try:
             yield line_no, chunk_from_row(d)
         except ValueError as e:
             raise RowError(
-                f"{os.fspath(path)}: line {line_no}: not a chunk row ({e}); each line needs text, start "
+                f"{where}: line {line_no}: not a chunk row ({e}); each line needs text, start "
                 "and end, as norishiro chunk writes them",
-                os.fspath(path),
+                where,
                 line_no,
             ) from None

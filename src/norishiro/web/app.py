@@ -27,6 +27,7 @@ from ..core.measure import get_sizer
 from ..core.model_tokenizers import local_models
 from ..document import Document
 from ..errors import ContextHeaderError, NorishiroError, OptionError
+from ..rows import parse_chunk_rows
 from ..writers.ollama import curl_command, ollama_body_json
 
 STATIC = Path(__file__).parent / "static"
@@ -116,6 +117,17 @@ class ChunkRequest(_Strict):
     strategy: str = "recursive"
     header_keys: str = ""
     metadata: dict[str, Union[str, int, float, bool, None]] = {}
+    front_matter: bool = True
+    model: str = DEFAULT_MODEL
+    ollama_url: str = DEFAULT_OLLAMA_URL
+    truncate: bool = False
+
+
+class RowsRequest(_Strict):
+    """Chunks made elsewhere (``norishiro chunk`` JSONL) to look at against their text."""
+
+    text: str = ""
+    rows: str = ""
     front_matter: bool = True
     model: str = DEFAULT_MODEL
     ollama_url: str = DEFAULT_OLLAMA_URL
@@ -219,15 +231,20 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
                 )
     except NorishiroError as e:
         raise _option_error(e) from None
-    report = lint_chunks(doc.text, chunks, doc_id="page", size=d.size)
+    return _page_result(d.text, doc, chunks, d.size, config.unit, d.model, d.truncate, d.ollama_url)
+
+
+def _page_result(raw: str, doc: Document, chunks: list, size: int, unit: str, model: str, truncate: bool, url: str):
+    """What the page shows for a set of chunks: the list, lint, and the Ollama request."""
+    report = lint_chunks(doc.text, chunks, doc_id="page", size=size)
     inputs = [c.embed_text for c in chunks]
     return {
-        "offset_base": len(d.text) - len(doc.text),  # front matter removed before offsets
+        "offset_base": len(raw) - len(doc.text),  # front matter removed before offsets
         "summary": {
             "chunks": len(chunks),
             "longest": max((c.size for c in chunks), default=0),
-            "unit": config.unit,
-            "over_budget": sum(c.size > d.size for c in chunks),
+            "unit": unit,
+            "over_budget": sum(c.size > size for c in chunks),
         },
         "chunks": [
             {
@@ -242,9 +259,32 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
             for c in chunks
         ],
         "lint": {"summary": report.summary(), "findings": [f.to_dict() for f in report.findings]},
-        "ollama_body": ollama_body_json(inputs, d.model, d.truncate),
-        "curl": curl_command(inputs, d.model, d.truncate, d.ollama_url),
+        "ollama_body": ollama_body_json(inputs, model, truncate),
+        "curl": curl_command(inputs, model, truncate, url),
     }
+
+
+def _rows_page(d: RowsRequest) -> dict[str, Any]:
+    """The work of /api/rows: chunks from a JSONL file, checked against the text they claim
+    to come from (the same reader as ``lint --chunks`` and ``embed``)."""
+    try:
+        doc = Document.from_text(d.text, id="page", front_matter=d.front_matter)
+        rows = parse_chunk_rows(d.rows, "chunks file")
+    except NorishiroError as e:
+        raise _FieldError(str(e), "rows") from None
+    if len(rows) > MAX_CHUNKS:
+        raise _FieldError(f"rows: more than {MAX_CHUNKS:,} chunks; look at large files with norishiro lint", "rows")
+    for line, c in rows:
+        if doc.text[c.start : c.end] != c.text:
+            raise _FieldError(
+                f"rows: line {line}: the chunk's text is not at offsets {c.start}-{c.end} of this text; "
+                "open the document the chunks were made from",
+                "rows",
+            )
+    chunks = [c for _, c in rows]
+    size = max((c.size for c in chunks), default=1)
+    unit = "chars" if all(c.size == len(c.embed_text) for c in chunks) else "tokens"
+    return _page_result(d.text, doc, chunks, size, unit, d.model, d.truncate, d.ollama_url)
 
 
 def create_app(host: str | None = None) -> FastAPI:
@@ -286,6 +326,11 @@ def create_app(host: str | None = None) -> FastAPI:
     async def api_chunk(request: Request):
         d = await _body(request, ChunkRequest)
         return await run_in_threadpool(_chunk_page, d)
+
+    @app.post("/api/rows")
+    async def api_rows(request: Request):
+        d = await _body(request, RowsRequest)
+        return await run_in_threadpool(_rows_page, d)
 
     @app.post("/api/count")
     async def api_count(request: Request):

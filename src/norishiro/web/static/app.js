@@ -8,6 +8,7 @@ const I18N = {
     tagline: "chunk text for RAG, on this machine",
     privacy: "Everything runs on this computer: the text is sent only to the local norishiro server and never leaves the machine.",
     input: "Text", paste: "Paste text here (YAML front matter becomes metadata)", file: "File",
+    rowsFile: "Open chunks made by norishiro chunk (.jsonl), for this text",
     size: "Chunk size", overlap: "Overlap", unit: "Unit", chars: "characters", strategy: "Strategy",
     headerKeys: "Header keys", model: "Model", url: "Ollama URL", truncate: "truncate: false (fail instead of cutting)",
     run: "Chunk", results: "Chunks", document: "Document with boundaries", lint: "Lint", list: "All chunks",
@@ -26,6 +27,7 @@ const I18N = {
     tagline: "RAG用のチャンク分割をこのマシンで",
     privacy: "すべてこのコンピューターの中で動きます。テキストはローカルの norishiro サーバーにだけ送られ、外には出ません。",
     input: "テキスト", paste: "ここにテキストを貼り付け（YAMLフロントマターはメタデータになります）", file: "ファイル",
+    rowsFile: "norishiro chunk で作ったチャンク（.jsonl）をこのテキストで開く",
     size: "チャンクサイズ", overlap: "オーバーラップ", unit: "単位", chars: "文字", strategy: "分割方法",
     headerKeys: "ヘッダーのキー", model: "モデル", url: "Ollama のURL", truncate: "truncate: false（切り詰めずにエラー）",
     run: "分割", results: "チャンク", document: "境界つきの文書", lint: "チェック", list: "すべてのチャンク",
@@ -78,6 +80,23 @@ async function run() {
   };
   try {
     lastResult = await post("/api/chunk", body);
+    lastResult._text = body.text;
+    render(lastResult);
+  } catch (err) {
+    $("results").hidden = true;
+    showError(String(err.message || err));
+  }
+}
+
+// chunks made elsewhere (norishiro chunk -o chunks.jsonl), shown against the text above
+async function openRows(file) {
+  showError("");
+  const body = {
+    text: $("text").value, rows: await file.text(), model: $("model").value,
+    ollama_url: $("ollama_url").value, truncate: !$("truncate").checked,
+  };
+  try {
+    lastResult = await post("/api/rows", body);
     lastResult._text = body.text;
     render(lastResult);
   } catch (err) {
@@ -248,6 +267,10 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("run").addEventListener("click", run);
   $("lang").addEventListener("click", () => { lang = lang === "ja" ? "en" : "ja"; localStorage.setItem("norishiro-lang", lang); applyLang(); });
   document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", () => copyFrom(b.dataset.target, b)));
+  $("rows_file").addEventListener("change", async (e) => {
+    const f = e.target.files[0];
+    if (f) await openRows(f);
+  });
   $("file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (f) { $("text").value = await f.text(); }
