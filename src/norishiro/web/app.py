@@ -106,10 +106,19 @@ class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
 
 
-class ChunkRequest(_Strict):
-    """What the page sends to /api/chunk (wrong types are refused, never coerced)."""
+class _PageRequest(_Strict):
+    """A text to look at and how to export its chunks (wrong types are refused, never coerced)."""
 
     text: str = ""
+    front_matter: bool = True
+    model: str = DEFAULT_MODEL
+    ollama_url: str = DEFAULT_OLLAMA_URL
+    truncate: bool = False
+
+
+class ChunkRequest(_PageRequest):
+    """What the page sends to /api/chunk."""
+
     size: int = Field(300, ge=1, le=1_000_000)
     overlap: int = Field(0, ge=0)
     unit: Literal["chars", "tokens"] = "chars"
@@ -117,21 +126,12 @@ class ChunkRequest(_Strict):
     strategy: str = "recursive"
     header_keys: str = ""
     metadata: dict[str, Union[str, int, float, bool, None]] = {}
-    front_matter: bool = True
-    model: str = DEFAULT_MODEL
-    ollama_url: str = DEFAULT_OLLAMA_URL
-    truncate: bool = False
 
 
-class RowsRequest(_Strict):
+class RowsRequest(_PageRequest):
     """Chunks made elsewhere (``norishiro chunk`` JSONL) to look at against their text."""
 
-    text: str = ""
     rows: str = ""
-    front_matter: bool = True
-    model: str = DEFAULT_MODEL
-    ollama_url: str = DEFAULT_OLLAMA_URL
-    truncate: bool = False
 
 
 class CountRequest(_Strict):
