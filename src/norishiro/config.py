@@ -31,9 +31,9 @@ __all__ = [
 DEFAULT_MODEL = "embeddinggemma"
 DEFAULT_OLLAMA_URL = "http://localhost:11434"
 DEFAULT_TOKENIZER = "o200k_base"
-UNITS = ("chars", "tokens")
 BREAKPOINT_METHODS = ("percentile", "stdev", "interquartile", "gradient", "threshold")
-_UNIT_ALIASES = {"chars": "chars", "characters": "chars", "char": "chars", "tokens": "tokens", "token": "tokens"}
+# unit names accepted, and the unit each means
+UNITS = {"chars": "chars", "characters": "chars", "char": "chars", "tokens": "tokens", "token": "tokens"}
 
 
 def _whole(option: str, value: Any, minimum: int) -> None:
@@ -128,9 +128,9 @@ class ChunkConfig:
         unit = self.unit
         if unit is None:
             unit = "tokens" if tokenizer else "chars"
-        if unit not in _UNIT_ALIASES:
+        if unit not in UNITS:
             raise OptionError("unit", unit, "chars or tokens")
-        unit = _UNIT_ALIASES[unit]
+        unit = UNITS[unit]
         if unit == "chars" and tokenizer:
             raise OptionError(
                 "unit",
@@ -151,11 +151,6 @@ class ChunkConfig:
             object.__setattr__(self, "semantic", SemanticConfig(**self.semantic))
         if not isinstance(self.semantic, SemanticConfig):
             raise OptionError("semantic", self.semantic, "a SemanticConfig or a mapping of its fields")
-
-    @property
-    def tokenizer_name(self) -> str | None:
-        """The tokenizer that counts, ``None`` for characters."""
-        return (self.tokenizer or DEFAULT_TOKENIZER) if self.unit == "tokens" else None
 
     def replace(self, **changes: Any) -> ChunkConfig:
         """A copy with some fields changed (validated again)."""

@@ -21,6 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..config import DEFAULT_TOKENIZER, UNITS
 from ..errors import OptionError
 
 __all__ = [
@@ -355,9 +356,9 @@ def get_sizer(unit: str | None = None, tokenizer=None) -> Sizer:
         tokenizer = os.fspath(tokenizer)
     if tokenizer == "":
         tokenizer = None
-    if unit is not None and unit not in _UNITS:
+    if unit is not None and unit not in UNITS:
         raise OptionError("unit", unit, "chars or tokens")
-    unit = _UNITS[unit] if unit else ("tokens" if tokenizer is not None else "chars")
+    unit = UNITS[unit] if unit else ("tokens" if tokenizer is not None else "chars")
     if unit == "chars":
         if tokenizer is not None:
             raise OptionError(
@@ -373,7 +374,7 @@ def get_sizer(unit: str | None = None, tokenizer=None) -> Sizer:
         if callable(tokenizer):
             return CallableSizer(tokenizer)
         raise OptionError("tokenizer", tokenizer, "a name, a tokenizer.json path, a callable or a sizer")
-    name = str(tokenizer or "o200k_base")
+    name = str(tokenizer or DEFAULT_TOKENIZER)
     if name in ("o200k_base", "cl100k_base"):
         return TiktokenSizer(name)
     if os.path.isfile(name):
@@ -381,6 +382,3 @@ def get_sizer(unit: str | None = None, tokenizer=None) -> Sizer:
     from .model_tokenizers import model_sizer
 
     return model_sizer(name)
-
-
-_UNITS = {"chars": "chars", "characters": "chars", "char": "chars", "tokens": "tokens", "token": "tokens"}
