@@ -127,7 +127,7 @@ def iter_chunks(
     doc = _as_document(text_or_document)
     config, sizer, runtime = resolve(config, **options)
     text, meta = doc.text, doc.metadata
-    if not text.strip():  # nothing to embed: no chunk (a blank chunk would only add noise)
+    if not text or text.isspace():  # nothing to embed: no chunk (a blank chunk would only add noise)
         return
     for key, value in (("embedder", embedder), ("cache", cache), ("trace", trace)):
         if value is not None:

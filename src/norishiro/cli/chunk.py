@@ -129,7 +129,7 @@ def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncat
             _chunk_with_ray(paths, job, output, ray_address, stats, problems, exclude)
         else:
             traces: list = []
-            progress = Progress(paths, enabled=not quiet)
+            progress = Progress(paths, enabled=not quiet, exclude=exclude)
             rows = (
                 _parallel_rows(paths, job, workers, stats, problems, exclude, progress)
                 if parallel

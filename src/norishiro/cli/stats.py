@@ -93,7 +93,7 @@ class Progress:
     """A progress bar on standard error for chunking many files or a large one: by bytes of
     the input files read so far. Off when standard error is not a terminal or with -q."""
 
-    def __init__(self, paths, enabled: bool = True):
+    def __init__(self, paths, enabled: bool = True, exclude=()):
         self.bar = None
         self.task = None
         self.ratio = 0.0
@@ -104,7 +104,7 @@ class Progress:
         from ..loaders import iter_paths
 
         self.sizes = {}
-        for p in iter_paths(paths):
+        for p in iter_paths(paths, exclude):
             try:
                 self.sizes[str(p)] = p.stat().st_size
             except OSError:
