@@ -75,7 +75,8 @@ def inputs() -> dict[str, object]:
 
     docs: dict[str, object] = {}
     for p in sorted((ROOT / "examples").glob("*")):
-        docs[f"examples/{p.name}"] = norishiro.load_document(p)
+        if p.suffix in (".md", ".txt"):  # the chunkers' spans; what a PDF library extracts may vary by version
+            docs[f"examples/{p.name}"] = norishiro.load_document(p)
     for p in sample_paths():
         doc = norishiro.load_document(p)
         docs[f"samples/{p.name}"] = doc

@@ -30,7 +30,7 @@ def test_parallel_rows_keep_order_and_report_bad_files(tmp_path):
     paths = [*sample_paths()[:3], bad, sample_paths()[3]]
     got = list(parallel_chunk_rows(paths, FileJob(ChunkConfig(200)), workers=2))
     assert [g[0] for g in got] == [str(p) for p in paths]
-    assert got[3][1] is None and "byte 0" in got[3][2]
+    assert got[3][1] is None and "byte 0" in got[3][2][0].message
     doc = norishiro.load_document(paths[0])
     assert got[0][1] == chunk_rows(doc, ChunkConfig(200))
 

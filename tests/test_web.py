@@ -317,3 +317,55 @@ def test_browser_opens_a_chunks_file(page, tmp_path):
     page.fill("#text", text)
     page.set_input_files("#rows_file", str(f))
     _wait_count(page, "#chunks li", lambda n: n == 3)
+
+
+def test_load_api_reads_pdf_with_pages_and_chunks_carry_them(client, tmp_path):
+    pytest.importorskip("reportlab")
+    pytest.importorskip("pypdf")
+    import base64
+
+    from docgen import make_pdf
+
+    path = tmp_path / "summary.pdf"
+    make_pdf(path)
+    r = client.post("/api/load", json={"name": "summary.pdf", "data": base64.b64encode(path.read_bytes()).decode()})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert d["format"] == "pdf" and len(d["pages"]) == 3 and d["title"] == "Discharge summary"
+    assert "セフトリアキソン" in d["text"] and d["warnings"] == []
+    page = client.post("/api/chunk", json={"text": d["text"], "pages": d["pages"], "size": 120}).json()
+    (c,) = [c for c in page["chunks"] if "セフトリアキソン" in c["text"]]
+    assert (c["page_start"], c["page_end"]) == (2, 2) and c["section"] == "入院経過"
+    bad = client.post("/api/chunk", json={"text": "short", "pages": [0, 99], "size": 120})
+    assert bad.status_code == 400 and bad.json()["field"] == "pages"
+    broken = client.post("/api/load", json={"name": "x.pdf", "data": base64.b64encode(b"%PDF-1.4 junk").decode()})
+    assert broken.status_code == 400 and broken.json()["error"].startswith("x.pdf: not a readable PDF")
+    assert "/tmp" not in broken.json()["error"]
+    assert client.post("/api/load", json={"name": "x.pdf", "data": "***"}).json()["field"] == "data"
+
+
+def test_browser_opens_a_pdf_and_shows_page_numbers(page, tmp_path):
+    pytest.importorskip("reportlab")
+    pytest.importorskip("pypdf")
+    from docgen import make_pdf
+
+    path = tmp_path / "summary.pdf"
+    make_pdf(path)
+    if page.text_content("#lang") != "日本語":  # an earlier test left the page in Japanese
+        page.click("#lang")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#note:not([hidden])")
+    assert "read as pdf, 3 pages" in page.text_content("#note")
+    assert "セフトリアキソン" in page.input_value("#text")
+    page.fill("#size", "120")
+    page.click("#run")
+    _wait_count(page, "#chunks li", lambda n: n >= 5)
+    metas = page.eval_on_selector_all("#chunks li .meta", "els => els.map(e => e.textContent)")
+    assert any("p. 2" in m and "入院経過" in m for m in metas)
+    page.fill("#text", page.input_value("#text") + "追記。")  # edited: the page numbers no longer apply
+    page.click("#run")
+    _wait_count(page, "#chunks li", lambda n: n >= 5)
+    time.sleep(0.3)
+    metas = page.eval_on_selector_all("#chunks li .meta", "els => els.map(e => e.textContent)")
+    assert not any("p. " in m for m in metas)
+    assert page.outside == []

@@ -140,7 +140,7 @@ def iter_chunks(
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         for i, (s, e, n) in enumerate(chunker.spans(region)):
-            yield Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
+            yield _paged(Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {}), doc)
         return
     structure = LabelledText(config.section_labels) if config.structure else PlainText()
     regions = _Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
@@ -149,19 +149,29 @@ def iter_chunks(
         for s, e, n in chunker.spans(region):
             a, b = region.offset + s, region.offset + e
             sec = regions.section_of(a)
-            yield Chunk(
-                text[a:b],
-                a,
-                b,
-                i,
-                n,
-                doc=doc,
-                metadata=dict(meta) if meta else {},
-                headings=list(sec.headings),
-                section=sec.headings[-1] if sec.headings else None,
-                embed_text=(region.prefix(s) if region.prefix else "") + text[a:b],
+            yield _paged(
+                Chunk(
+                    text[a:b],
+                    a,
+                    b,
+                    i,
+                    n,
+                    doc=doc,
+                    metadata=dict(meta) if meta else {},
+                    headings=list(sec.headings),
+                    section=sec.headings[-1] if sec.headings else None,
+                    embed_text=(region.prefix(s) if region.prefix else "") + text[a:b],
+                ),
+                doc,
             )
             i += 1
+
+
+def _paged(chunk: Chunk, doc: Document) -> Chunk:
+    """Give a chunk of a paged document (PDF) its first and last page."""
+    if doc.pages:
+        chunk.page_start, chunk.page_end = doc.page_span(chunk.start, chunk.end)
+    return chunk
 
 
 class _Regions:

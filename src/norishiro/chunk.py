@@ -15,7 +15,8 @@ def chunk_id(doc_id: str, start: int, end: int, text: str) -> str:
 
 
 class Chunk:
-    """A span of a document: ``document.text[start:end] == text``.
+    """A span of a document: ``document.text[start:end] == text``, on pages
+    ``page_start``..``page_end`` (1-based) when the document has pages.
 
     ``size`` is the sizer's count of ``embed_text`` (the header, when one is injected, plus
     the text), which is what an embedding model receives. ``doc_id`` and ``id`` are
@@ -35,6 +36,8 @@ class Chunk:
         "section",
         "metadata",
         "embed_text",
+        "page_start",
+        "page_end",
     )
 
     def __init__(
@@ -52,6 +55,8 @@ class Chunk:
         metadata: dict[str, Any] | None = None,
         embed_text: str | None = None,
         doc: Any = None,
+        page_start: int | None = None,
+        page_end: int | None = None,
     ):
         self.text = text
         self.start = start
@@ -65,6 +70,8 @@ class Chunk:
         self.section = section
         self.metadata = metadata if metadata is not None else {}
         self.embed_text = text if embed_text is None else embed_text
+        self.page_start = page_start
+        self.page_end = page_end
 
     @property
     def doc_id(self) -> str:
@@ -85,7 +92,8 @@ class Chunk:
         return self._id
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The JSONL row; ``page_start``/``page_end`` only for documents with pages."""
+        row = {
             "doc_id": self.doc_id,
             "id": self.id,
             "index": self.index,
@@ -98,6 +106,9 @@ class Chunk:
             "metadata": dict(self.metadata),
             "embed_text": self.embed_text,
         }
+        if self.page_start is not None:
+            row["page_start"], row["page_end"] = self.page_start, self.page_end
+        return row
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Chunk) and self.to_dict() == other.to_dict()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+from bisect import bisect_right
 from typing import Any
 
 from .errors import NorishiroError
@@ -29,15 +30,42 @@ class BinaryFileError(DocumentError):
 
 
 class Document:
-    """A text with an id, metadata and where it came from."""
+    """A text with an id, metadata and where it came from.
 
-    __slots__ = ("text", "_id", "metadata", "source")
+    ``pages`` is set by loaders of paged formats (PDF): the offset in ``text`` where each
+    page begins, so that a chunk can cite its pages. ``warnings`` are what a loader could
+    not read (a page with no text layer) without failing the whole file.
+    """
 
-    def __init__(self, text: str, id: str = "", metadata: dict[str, Any] | None = None, source: str | None = None):
+    __slots__ = ("text", "_id", "metadata", "source", "pages", "warnings")
+
+    def __init__(
+        self,
+        text: str,
+        id: str = "",
+        metadata: dict[str, Any] | None = None,
+        source: str | None = None,
+        pages: list[int] | None = None,
+        warnings: list[str] | None = None,
+    ):
         self.text = text
         self._id = id
         self.metadata = metadata if metadata is not None else {}
         self.source = source
+        if pages is not None and (
+            not pages or pages[0] != 0 or pages[-1] > len(text) or any(b < a for a, b in zip(pages, pages[1:]))
+        ):
+            raise ValueError("pages must be ascending offsets into the text, starting at 0 (one per page)")
+        self.pages = pages
+        self.warnings = warnings if warnings is not None else []
+
+    def page_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """The 1-based first and last page of ``text[start:end]``, or None for a text
+        without pages. A span that ends where a page begins belongs to the page before."""
+        if not self.pages:
+            return None
+        first = bisect_right(self.pages, start)
+        return first, max(first, bisect_right(self.pages, max(start, end - 1)))
 
     def __repr__(self) -> str:
         return f"Document(id={self.id!r}, {len(self.text)} characters, metadata={self.metadata!r})"

@@ -88,7 +88,13 @@ def chunk_from_row(d: Any) -> Chunk:
         section=d.get("section") if isinstance(d.get("section"), str) else None,
         metadata=dict(meta) if isinstance(meta, dict) else {},
         embed_text=embed_text,
+        page_start=_page(d, "page_start"),
+        page_end=_page(d, "page_end"),
     )
+
+
+def _page(d: dict, key: str) -> int | None:
+    return None if d.get(key) is None else _int(d, key)
 
 
 def read_chunk_rows(path: str | os.PathLike) -> Iterator[tuple[int, Chunk]]:

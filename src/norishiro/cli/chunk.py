@@ -15,10 +15,12 @@ from ..writers import WRITERS, OllamaBodyWriter, make_writer
 from .common import (
     CONTEXT,
     Problems,
+    Reading,
     chunk_options,
     config_from_options,
     describe,
     err,
+    input_options,
     load_inputs,
     parse_meta,
     runtime_for,
@@ -29,6 +31,7 @@ from .stats import Progress, Stats, open_output, warn_context
 @click.command("chunk", context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=str)
 @chunk_options
+@input_options
 @click.option(
     "--plot",
     "sem_plot",
@@ -84,7 +87,7 @@ from .stats import Progress, Stats, open_output, warn_context
     help="Write here instead of standard output (a folder for --format parquet).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No summary on standard error.")
-def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncate, output, quiet, **opts):
+def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncate, output, quiet, reading, **opts):
     """Split PATHS (files, directories, or - for standard input) into chunks.
 
     Each JSONL line holds doc_id, id, index, start, end, size and text; start and end are
@@ -120,7 +123,7 @@ def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncat
     exclude = _output_not_an_input(paths, output)
     from ..scale import FileJob
 
-    job = FileJob(config, opts["encoding"], meta)
+    job = FileJob(config, reading.encoding, meta, reading.options)
     runtime = runtime_for(config) if not parallel else {}
     problems = Problems()
     stats = Stats(config.size)
@@ -190,7 +193,7 @@ def _write_all(rows, writer, stats) -> None:
 
 
 def _serial_rows(paths, job, runtime, stats, problems, traces, exclude, progress):
-    for doc in load_inputs(paths, job.encoding, problems, job.metadata, exclude):
+    for doc in load_inputs(paths, Reading(job.encoding, job.load), problems, job.metadata, exclude):
         stats.docs += 1
         progress.document(doc)
         kw = dict(runtime)
@@ -222,13 +225,11 @@ def _existing_files(paths, problems, exclude):
 def _parallel_rows(paths, job, workers, stats, problems, exclude, progress):
     from ..scale import parallel_chunk_rows
 
-    for path, got, problem in parallel_chunk_rows(_existing_files(paths, problems, exclude), job, workers):
+    for path, got, found in parallel_chunk_rows(_existing_files(paths, problems, exclude), job, workers):
         progress.file_done(path)
-        if problem and problem.startswith("warning:"):
-            problems.skipped(problem[len("warning: ") :])
-        elif problem:
-            problems.add(problem)
-        else:
+        for problem in found:
+            problems(problem)
+        if got is not None and not any(p.skipped for p in found):
             stats.docs += 1
             yield from got
 

@@ -7,8 +7,10 @@ done and written); 2 usage error (a flag or its value is wrong; nothing was done
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -17,7 +19,8 @@ from ..chunkers import chunker_names
 from ..config import BREAKPOINT_METHODS, DEFAULT_OLLAMA_URL, ChunkConfig, SemanticConfig
 from ..document import Document
 from ..errors import ContextHeaderError, NorishiroError, OptionError
-from ..loaders import Problem, iter_documents
+from ..loaders import FORMATS, LoadOptions, Problem, iter_documents
+from ..loaders.options import PDF_ENGINES
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -38,6 +41,9 @@ FLAGS = {
     "semantic.method": "--breakpoint",
     "semantic.param": "--breakpoint-param",
     "semantic.window": "--window",
+    "pdf_engine": "--pdf-engine",
+    "page_furniture": "--keep-page-furniture",
+    "cjk_spaces": "--cjk-spaces",
     "semantic.min_size": "--min-size",
     "semantic.ollama_url": "--ollama-url",
     "ollama_url": "--ollama-url",
@@ -76,15 +82,20 @@ def parse_meta(items: tuple[str, ...]) -> dict[str, str]:
 
 class Problems(list):
     """Inputs that were not processed: printed as they come, counted for the exit code.
-    A skipped file (binary) is a warning on screen, but it still makes the exit code 1."""
+    A skipped file (binary) and a file read in part (a PDF page with no text layer) are
+    warnings on screen, but they still make the exit code 1."""
 
     def __init__(self):
         super().__init__()
         self.skips = 0
+        self.partial = 0
 
     def __call__(self, p: Problem) -> None:
         if p.error:
             self.add(p.message)
+        elif p.partial:
+            self.partial += 1
+            err(f"warning: {p.message}")
         else:
             self.skipped(p.message)
 
@@ -97,25 +108,103 @@ class Problems(list):
         err(f"warning: {message}")
 
     def __bool__(self) -> bool:
-        return len(self) > 0 or self.skips > 0
+        return len(self) > 0 or self.skips > 0 or self.partial > 0
 
     def summary(self) -> str:
         parts = [f"{len(self)} input(s) failed"] if len(self) else []
         parts += [f"{self.skips} skipped"] if self.skips else []
+        parts += [f"{self.partial} part(s) of inputs not read"] if self.partial else []
         return ", ".join(parts)
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How the input files are read: the text encoding and the loaders' options."""
+
+    encoding: str = "utf-8"
+    options: LoadOptions = LoadOptions()
+
+
+def input_options(f):
+    """The options of reading files (every command that takes document PATHS); the command
+    receives them as one ``reading`` argument."""
+
+    @functools.wraps(f)
+    def command(*args, **kw):
+        try:
+            options = LoadOptions(
+                format=kw.pop("format_in"),
+                password=kw.pop("password"),
+                pdf_engine=kw.pop("pdf_engine"),
+                page_furniture="keep" if kw.pop("keep_page_furniture") else "drop",
+                cjk_spaces=kw.pop("cjk_spaces"),
+                nfkc=kw.pop("nfkc"),
+                html_main=kw.pop("html_main"),
+            )
+        except NorishiroError as e:
+            raise usage_error(e) from None
+        kw["reading"] = Reading(kw.pop("encoding"), options)
+        return f(*args, **kw)
+
+    opts = [
+        click.option(
+            "--encoding",
+            default="utf-8",
+            show_default=True,
+            help="Text encoding of text files (e.g. cp932 for Shift_JIS); HTML declares its own.",
+        ),
+        click.option(
+            "--format-in",
+            type=click.Choice(list(FORMATS)),
+            default=None,
+            help="Read every input as this format (default: sniffed from the file's first bytes, then its ending).",
+        ),
+        click.option("--password", default=None, help="Password of encrypted PDF files."),
+        click.option(
+            "--pdf-engine",
+            type=click.Choice(PDF_ENGINES),
+            default="auto",
+            show_default=True,
+            help="pypdf; pdfium (pypdfium2: faster, keeps the spaces between words that pypdf loses "
+            "on some files); auto: pypdf, or pdfium when pypdf runs the words together.",
+        ),
+        click.option(
+            "--keep-page-furniture",
+            is_flag=True,
+            help="Keep the running headers, footers and page numbers of PDF pages (left out by default).",
+        ),
+        click.option(
+            "--cjk-spaces",
+            type=click.Choice(["auto", "on", "off"]),
+            default="auto",
+            show_default=True,
+            help="Remove spaces a PDF put between CJK characters (本日 の 議事録): auto where they are "
+            "frequent enough to be an artefact.",
+        ),
+        click.option("--nfkc", is_flag=True, help="Fold full-width ASCII and half-width kana (NFKC) in PDF text."),
+        click.option(
+            "--html-main",
+            is_flag=True,
+            help="Web pages: keep only the main content (trafilatura; norishiro[html-main]).",
+        ),
+    ]
+    for o in reversed(opts):
+        command = o(command)
+    return command
+
+
 def load_inputs(
-    paths: tuple[str, ...], encoding: str, problems: Problems, metadata: dict | None = None, exclude=()
+    paths: tuple[str, ...], reading: Reading, problems: Problems, metadata: dict | None = None, exclude=()
 ) -> Iterator[Document]:
     """Documents from PATHS (files, folders, '-' for standard input; none means '-')."""
     return iter_documents(
         paths or ("-",),
-        encoding=encoding,
+        encoding=reading.encoding,
         metadata=metadata,
         stdin=sys.stdin.buffer,
         on_problem=problems,
         exclude=exclude,
+        options=reading.options,
     )
 
 
@@ -159,12 +248,6 @@ def chunk_options(f):
             metavar="NAME|PATH",
             help="o200k_base (default for tokens), cl100k_base, or a tokenizer.json path. "
             "Implies --unit tokens. Nothing is downloaded.",
-        ),
-        click.option(
-            "--encoding",
-            default="utf-8",
-            show_default=True,
-            help="Text encoding of the input files (e.g. cp932 for Shift_JIS).",
         ),
         click.option(
             "--header-keys",
@@ -250,7 +333,6 @@ CHUNK_OPTION_NAMES = (
     "strategy",
     "unit",
     "tokenizer",
-    "encoding",
     "header_keys",
     "header_template",
     "meta",

@@ -16,6 +16,7 @@ from .common import (
     chunk_options,
     config_from_options,
     describe,
+    input_options,
     load_inputs,
     parse_meta,
     runtime_for,
@@ -51,6 +52,7 @@ def _text_from_chunks(chunks: list) -> str | None:
 @click.command("lint", context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=str)
 @chunk_options
+@input_options
 @click.option(
     "--chunks",
     "chunks_file",
@@ -79,7 +81,7 @@ def _text_from_chunks(chunks: list) -> str | None:
     "or 'fragmentation' for the first seven).",
 )
 @click.option("--show", default=8, show_default=True, help="Worst cases quoted in the text report.")
-def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, **opts):
+def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, reading, **opts):
     """Find context fragmentation and report boundary quality.
 
     A boundary inside a sentence can cut a finding off from its negation (肺癌の疑い | なし),
@@ -142,7 +144,7 @@ def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, **opts):
 
     if chunks_file:
         by_doc = _read_chunks(chunks_file)
-        docs = {d.id: d for d in load_inputs(paths, opts["encoding"], problems)} if paths else {}
+        docs = {d.id: d for d in load_inputs(paths, reading, problems)} if paths else {}
         for doc_id, chunks in by_doc.items():
             doc = docs.get(doc_id)
             text = doc.text if doc else _text_from_chunks(chunks)
@@ -154,7 +156,7 @@ def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, **opts):
         if not paths:
             raise click.UsageError("give document PATHS, or --chunks FILE")
         runtime = runtime_for(config)
-        for doc in load_inputs(paths, opts["encoding"], problems, parse_meta(opts["meta"])):
+        for doc in load_inputs(paths, reading, problems, parse_meta(opts["meta"])):
             try:
                 chunks = list(iter_chunks(doc, config, **runtime))
             except NorishiroError as e:

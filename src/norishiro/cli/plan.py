@@ -11,7 +11,7 @@ import click
 from ..chunkers import chunker_names
 from ..config import ChunkConfig
 from ..errors import NorishiroError
-from .common import CONTEXT, Problems, load_inputs, usage_error
+from .common import CONTEXT, Problems, input_options, load_inputs, usage_error
 
 
 def _fmt_bytes(n: int | None) -> str:
@@ -57,7 +57,7 @@ def _fmt_bytes(n: int | None) -> str:
     show_default=True,
     help="Extra share the ANN index adds, e.g. 0.5 for +50%.",
 )
-@click.option("--encoding", default="utf-8", show_default=True)
+@input_options
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def plan_cmd(
     paths,
@@ -71,7 +71,7 @@ def plan_cmd(
     dims,
     bytes_per_value,
     index_overhead,
-    encoding,
+    reading,
     as_json,
 ):
     """Estimate chunks, stride, embedded tokens, cost and store size.
@@ -109,7 +109,7 @@ def plan_cmd(
         raise usage_error(e) from None
     problems = Problems()
     try:
-        result = plan_documents(load_inputs(paths, encoding, problems), config, **kw)
+        result = plan_documents(load_inputs(paths, reading, problems), config, **kw)
     except NorishiroError as e:
         raise usage_error(e) from None
     if as_json:

@@ -9,7 +9,7 @@ import click
 
 from ..api import segment
 from ..core.boundaries import LEVEL_NAMES
-from .common import CONTEXT, Problems, load_inputs
+from .common import CONTEXT, Problems, input_options, load_inputs
 
 
 @click.command("segment", context_settings=CONTEXT)
@@ -18,15 +18,15 @@ from .common import CONTEXT, Problems, load_inputs
     "--level", type=click.Choice(LEVEL_NAMES[:-1]), default="sentence", show_default=True, help="Which units to print."
 )
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "text"]), default="jsonl", show_default=True)
-@click.option("--encoding", default="utf-8", show_default=True)
-def segment_cmd(paths, level, fmt, encoding):
+@input_options
+def segment_cmd(paths, level, fmt, reading):
     """Print the units (paragraphs, lines, sentences, clauses or words) of PATHS.
 
     Shows where boundaries fall: each unit's start, end and text, separators included, so
     that the units concatenate back to the document.
     """
     problems = Problems()
-    for doc in load_inputs(paths, encoding, problems):
+    for doc in load_inputs(paths, reading, problems):
         for i, u in enumerate(segment(doc, level)):
             if fmt == "jsonl":
                 click.echo(json.dumps({"doc_id": doc.id, "index": i, **u}, ensure_ascii=False))

@@ -39,7 +39,8 @@ def chunk_metadata(chunk: Chunk, text: str, embed_text: bool = True) -> dict[str
         "section": chunk.section,
         "headings": list(chunk.headings),
     }
-    got = pages(text, chunk.start, chunk.end)
+    # pages from the loader (PDF), else from form feeds in the text
+    got = (chunk.page_start, chunk.page_end) if chunk.page_start is not None else pages(text, chunk.start, chunk.end)
     if got is not None:
         meta["page_start"], meta["page_end"] = got
     if embed_text:

@@ -15,12 +15,12 @@ from typing import Any
 
 from ..document import BinaryFileError, Document, DocumentError, jsonable, split_front_matter
 
-__all__ = ["load_text", "decode_bytes", "TEXT_SUFFIXES"]
+__all__ = ["load", "load_text", "decode_bytes", "sidecar_metadata", "read_file", "TEXT_SUFFIXES"]
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".text", ".rst")
 
 
-def _sidecar_metadata(path: Path) -> dict[str, Any]:
+def sidecar_metadata(path: Path) -> dict[str, Any]:
     side = path.with_name(path.stem + ".meta.json")
     if not os.path.lexists(side):
         return {}
@@ -97,7 +97,11 @@ def decode_bytes(data: bytes, where: str, encoding: str = "utf-8") -> str:
 
 
 def load_text(
-    path: str | os.PathLike, encoding: str = "utf-8", doc_id: str | None = None, metadata: dict[str, Any] | None = None
+    path: str | os.PathLike,
+    encoding: str = "utf-8",
+    doc_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+    options: Any = None,
 ) -> Document:
     """Load a ``.txt``/``.md`` file: BOM dropped, front matter parsed into metadata.
 
@@ -105,13 +109,21 @@ def load_text(
     """
     p = Path(path)
     where = str(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise DocumentError(f"{where}: cannot read ({e.strerror})", where) from None
+    data = read_file(p)
     text = decode_bytes(data, where, encoding)
-    meta = _sidecar_metadata(p)
+    meta = sidecar_metadata(p)
     fm, body = split_front_matter(text, where)
     meta.update(fm)
     meta.update(metadata or {})
     return Document(text=body, id=doc_id or p.as_posix(), metadata=meta, source=where)
+
+
+load = load_text
+
+
+def read_file(path: Path) -> bytes:
+    """A file's bytes, or a DocumentError that names it and the reason."""
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise DocumentError(f"{path}: cannot read ({e.strerror})", str(path)) from None

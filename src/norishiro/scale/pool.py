@@ -12,7 +12,7 @@ from ..api import iter_chunks
 from ..config import ChunkConfig
 from ..document import BinaryFileError, Document, DocumentError
 from ..errors import NorishiroError
-from ..loaders import load_document
+from ..loaders import LoadOptions, Problem, load_document
 
 __all__ = ["FileJob", "chunk_rows", "parallel_chunk_rows"]
 
@@ -24,6 +24,7 @@ class FileJob:
     config: ChunkConfig
     encoding: str = "utf-8"
     metadata: dict[str, Any] = field(default_factory=dict)
+    load: LoadOptions = field(default_factory=LoadOptions)
 
 
 def chunk_rows(doc: Document, config: ChunkConfig) -> list[dict[str, Any]]:
@@ -31,29 +32,30 @@ def chunk_rows(doc: Document, config: ChunkConfig) -> list[dict[str, Any]]:
     return [c.to_dict() for c in iter_chunks(doc, config)]
 
 
-def _chunk_path(args: tuple[str, FileJob]) -> tuple[str, list[dict] | None, str | None]:
+def _chunk_path(args: tuple[str, FileJob]) -> tuple[str, list[dict] | None, list[Problem]]:
     path, job = args
     try:
-        doc = load_document(path, encoding=job.encoding, metadata=dict(job.metadata) or None)
+        doc = load_document(path, encoding=job.encoding, metadata=dict(job.metadata) or None, options=job.load)
     except BinaryFileError as e:
-        return path, [], f"warning: {e}"
+        return path, [], [Problem(path, str(e), error=False)]
     except DocumentError as e:
-        return path, None, str(e)
+        return path, None, [Problem(path, str(e))]
+    notes = [Problem(path, w, error=False, partial=True) for w in doc.warnings]
     try:
-        return path, chunk_rows(doc, job.config), None
+        return path, chunk_rows(doc, job.config), notes
     except NorishiroError as e:
-        return path, None, f"{path}: {e}"
+        return path, None, [Problem(path, f"{path}: {e}")]
 
 
 def parallel_chunk_rows(
     paths: Sequence[str | os.PathLike],
     job: FileJob,
     workers: int = 2,
-) -> Iterator[tuple[str, list[dict] | None, str | None]]:
-    """``(path, rows, error)`` per file, in the order of ``paths``, chunked by ``workers``
+) -> Iterator[tuple[str, list[dict] | None, list[Problem]]]:
+    """``(path, rows, problems)`` per file, in the order of ``paths``, chunked by ``workers``
     processes. Results are yielded as soon as they are next in order, so memory holds at
-    most a few documents' chunks at a time. An error that starts with ``warning:`` is a
-    skipped file (binary); any other is a file that failed."""
+    most a few documents' chunks at a time. ``rows`` is None for a file that failed, empty
+    for one skipped (binary); ``problems`` say why, and what a file read in part lacks."""
     items = [(str(p), job) for p in paths]
     if workers <= 1:
         yield from map(_chunk_path, items)

@@ -23,13 +23,16 @@ def _rows_for_record(record: dict[str, Any], job: FileJob) -> list[dict[str, Any
             encoding=job.encoding,
             metadata=dict(job.metadata) or None,
             doc_id=record.get("doc_id") or None,
+            options=job.load,
         )
     else:
         meta = record.get("metadata") or {}
         meta = json.loads(meta) if isinstance(meta, str) else meta
         doc = Document(record["text"], id=str(record["doc_id"]), metadata=meta)
     rows = chunk_rows(doc, job.config)
-    for r in rows:  # Arrow wants stable column types: nested values as JSON text
+    for r in rows:  # Arrow wants stable columns and types: nested values as JSON text
+        r.setdefault("page_start", None)
+        r.setdefault("page_end", None)
         r["headings"] = json.dumps(r["headings"], ensure_ascii=False)
         r["metadata"] = json.dumps(r["metadata"], ensure_ascii=False)
     return rows

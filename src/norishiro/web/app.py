@@ -126,6 +126,16 @@ class ChunkRequest(_PageRequest):
     strategy: str = "recursive"
     header_keys: str = ""
     metadata: dict[str, Union[str, int, float, bool, None]] = {}
+    pages: Optional[list[int]] = None  # where each page begins, as /api/load gave them
+
+
+class LoadRequest(_Strict):
+    """A file picked in the page (PDF, HTML, Word, text), base64-encoded in JSON."""
+
+    name: str = Field("upload.txt", max_length=255)
+    data: str = ""  # base64
+    format: Optional[str] = None
+    password: Optional[str] = None
 
 
 class RowsRequest(_PageRequest):
@@ -218,7 +228,12 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
             header_keys=d.header_keys,
             structure=True,
         )
-        doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter)
+        doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter and not d.pages)
+        if d.pages:
+            try:
+                doc.pages = Document(doc.text, pages=d.pages).pages
+            except ValueError as e:
+                raise _FieldError(f"pages: {e}", "pages") from None
         embedder = _hash_embedder() if chunker_class(config.strategy).needs_embedder else None
         chunks = []
         for c in iter_chunks(doc, config, embedder=embedder):
@@ -255,12 +270,46 @@ def _page_result(raw: str, doc: Document, chunks: list, size: int, unit: str, mo
                 "text": c.text,
                 "embed_text": c.embed_text,
                 "section": c.section,
+                "page_start": c.page_start,
+                "page_end": c.page_end,
             }
             for c in chunks
         ],
         "lint": {"summary": report.summary(), "findings": [f.to_dict() for f in report.findings]},
         "ollama_body": ollama_body_json(inputs, model, truncate),
         "curl": curl_command(inputs, model, truncate, url),
+    }
+
+
+def _load_page(d: LoadRequest) -> dict[str, Any]:
+    """The work of /api/load: a file read by the same loaders as ``norishiro chunk``."""
+    import base64
+    import binascii
+    import tempfile
+
+    from ..loaders import LoadOptions, load_document, sniff_format
+
+    try:
+        data = base64.b64decode(d.data, validate=True)
+    except (binascii.Error, ValueError):
+        raise _FieldError("data: not base64", "data") from None
+    name = Path(d.name.replace("\\", "/")).name.strip() or "upload.txt"
+    with tempfile.TemporaryDirectory(prefix="norishiro-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        try:
+            options = LoadOptions(format=d.format or None, password=d.password or None)
+            doc = load_document(path, options=options)
+        except NorishiroError as e:
+            raise _FieldError(str(e).replace(str(path), name), "file") from None
+        fmt = d.format or sniff_format(path)
+    return {
+        "name": name,
+        "format": fmt,
+        "text": doc.text,
+        "pages": doc.pages,
+        "title": doc.metadata.get("title"),
+        "warnings": [w.replace(str(path), name) for w in doc.warnings],
     }
 
 
@@ -326,6 +375,11 @@ def create_app(host: str | None = None) -> FastAPI:
     async def api_chunk(request: Request):
         d = await _body(request, ChunkRequest)
         return await run_in_threadpool(_chunk_page, d)
+
+    @app.post("/api/load")
+    async def api_load(request: Request):
+        d = await _body(request, LoadRequest)
+        return await run_in_threadpool(_load_page, d)
 
     @app.post("/api/rows")
     async def api_rows(request: Request):

@@ -86,8 +86,12 @@ class TextWriter(_Stream):
         self.unit = unit
 
     def write(self, row: dict[str, Any]) -> None:
+        pages = ""
+        if row.get("page_start") is not None:
+            a, b = row["page_start"], row["page_end"]
+            pages = f" p.{a}" if a == b else f" pp.{a}-{b}"
         self.out.write(
-            f"--- {row['doc_id']} #{row['index']} [{row['start']}:{row['end']}] {row['size']} "
+            f"--- {row['doc_id']} #{row['index']} [{row['start']}:{row['end']}]{pages} {row['size']} "
             f"{self.unit}\n{row['text']}\n"
         )
 

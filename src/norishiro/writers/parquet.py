@@ -13,7 +13,21 @@ from typing import Any
 
 __all__ = ["ROW_COLUMNS", "ParquetWriter", "write_vectors_parquet", "read_vectors_parquet"]
 
-ROW_COLUMNS = ("doc_id", "id", "index", "start", "end", "size", "text", "headings", "section", "metadata", "embed_text")
+ROW_COLUMNS = (
+    "doc_id",
+    "id",
+    "index",
+    "start",
+    "end",
+    "size",
+    "text",
+    "headings",
+    "section",
+    "metadata",
+    "embed_text",
+    "page_start",
+    "page_end",
+)
 
 
 def _pyarrow():
@@ -52,12 +66,20 @@ class ParquetWriter:
     def _flush(self) -> None:
         if not self.buf:
             return
-        cols = {k: [r[k] for r in self.buf] for k in ROW_COLUMNS}
+        cols = {k: [r.get(k) for r in self.buf] for k in ROW_COLUMNS}
         for k in ("headings", "metadata"):
             cols[k] = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in cols[k]]
-        self.pq.write_table(self.pa.table(cols), self.out / f"part-{self.part:05d}.parquet")
+        table = self.pa.table(cols, schema=self._schema())
+        self.pq.write_table(table, self.out / f"part-{self.part:05d}.parquet")
         self.part += 1
         self.buf.clear()
+
+    def _schema(self):
+        """Fixed column types, so that files of documents with and without pages match."""
+        pa = self.pa
+        types = {"index": pa.int64(), "start": pa.int64(), "end": pa.int64(), "size": pa.int64()}
+        types |= {"page_start": pa.int32(), "page_end": pa.int32()}
+        return pa.schema([(k, types.get(k, pa.string())) for k in ROW_COLUMNS])
 
     def close(self) -> None:
         self._flush()

@@ -16,6 +16,8 @@ const I18N = {
     legendOverlap: "overlap", legendCut: "boundary", legendFinding: "lint finding",
     summary: (n, m, u) => `${n} chunks, longest ${m} ${u}.`,
     chunkMeta: (i, n, u, s, e) => `#${i} · ${n} ${u} · offset ${s}–${e}`,
+    pages: (a, b) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
+    loaded: (name, fmt, n) => `${name}: read as ${fmt}${n ? `, ${n} pages` : ""}. Editing the text drops the page numbers.`,
     lintSummary: (s) => `${s.boundaries} boundaries; ${Math.round(s.chunks_ending_at_sentence_end * 100)}% of chunks end at a sentence end; fragmentation ${s.fragmentation} (${s.fragmentation_per_1000_boundaries} per 1,000 boundaries). Heuristics: places to look at, not proofs.`,
     planner: "Plan (chunk count and embedded tokens)", docTokens: "Document tokens T", useText: "Use this text",
     share: "Copy share link", print: "Print report", reset: "Reset",
@@ -35,6 +37,8 @@ const I18N = {
     legendOverlap: "オーバーラップ", legendCut: "境界", legendFinding: "チェックの指摘",
     summary: (n, m, u) => `チャンクは${n}個。最長は${m}${u}です。`,
     chunkMeta: (i, n, u, s, e) => `#${i} · ${n}${u} · オフセット ${s}–${e}`,
+    pages: (a, b) => (a === b ? `${a}ページ` : `${a}–${b}ページ`),
+    loaded: (name, fmt, n) => `${name} を ${fmt} として読みました${n ? `（${n}ページ）` : ""}。テキストを編集するとページ番号は消えます。`,
     lintSummary: (s) => `境界 ${s.boundaries} 件。文末で終わるチャンク ${Math.round(s.chunks_ending_at_sentence_end * 100)}%。文脈の分断の疑い ${s.fragmentation} 件（境界1,000件あたり ${s.fragmentation_per_1000_boundaries}）。ヒューリスティックなので、確認すべき箇所の目安です。`,
     planner: "計画（チャンク数と埋め込みトークン数）", docTokens: "文書トークン数 T", useText: "このテキストを使う",
     share: "共有リンクをコピー", print: "レポートを印刷", reset: "リセット",
@@ -58,6 +62,31 @@ function applyLang() {
 }
 
 function showError(msg) { const e = $("error"); e.textContent = msg; e.hidden = !msg; }
+function showNote(msg) { const e = $("note"); e.textContent = msg; e.hidden = !msg; }
+
+// pages of the loaded file (offsets where each begins), valid while the text is unedited
+let loadedPages = null;
+const PLAIN = /\.(txt|md|markdown|rst|text)$/i;
+
+function base64(buf) {
+  const bytes = new Uint8Array(buf);
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+// PDF, HTML and Word files are read by the server's loaders (the same as the command line)
+async function openFile(f) {
+  showError(""); showNote("");
+  loadedPages = null;
+  if (PLAIN.test(f.name)) { $("text").value = await f.text(); return; }
+  try {
+    const r = await post("/api/load", { name: f.name, data: base64(await f.arrayBuffer()) });
+    $("text").value = r.text;
+    loadedPages = r.pages;
+    showNote([t("loaded")(r.name, r.format, r.pages ? r.pages.length : 0), ...r.warnings].join("\n"));
+  } catch (err) { showError(String(err.message || err)); }
+}
 
 async function post(path, body) {
   const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -77,6 +106,7 @@ async function run() {
     unit: unitSel === "chars" ? "chars" : "tokens", tokenizer: unitSel === "chars" ? null : unitSel,
     strategy: $("strategy").value, header_keys: $("header_keys").value, model: $("model").value,
     ollama_url: $("ollama_url").value, truncate: !$("truncate").checked,
+    pages: loadedPages,
   };
   try {
     lastResult = await post("/api/chunk", body);
@@ -116,7 +146,8 @@ function render(r) {
     li.className = "chunk";
     const meta = document.createElement("div");
     meta.className = "meta";
-    meta.textContent = t("chunkMeta")(c.index, c.size, u, c.start, c.end) + (c.section ? ` · ${c.section}` : "");
+    meta.textContent = t("chunkMeta")(c.index, c.size, u, c.start, c.end)
+      + (c.page_start ? ` · ${t("pages")(c.page_start, c.page_end)}` : "") + (c.section ? ` · ${c.section}` : "");
     const pre = document.createElement("pre");
     pre.textContent = c.embed_text;
     li.append(meta, pre);
@@ -273,8 +304,9 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   $("file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
-    if (f) { $("text").value = await f.text(); }
+    if (f) await openFile(f);
   });
+  $("text").addEventListener("input", () => { if (loadedPages) { loadedPages = null; showNote(""); } });
   for (const id of ["p_tokens", "p_size", "p_overlap"]) $(id).addEventListener("input", plan);
   $("p_use").addEventListener("click", useText);
   $("p_share").addEventListener("click", async () => {
