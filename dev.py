@@ -48,7 +48,9 @@ def main(argv: list[str]) -> int:
             run(PY, "-m", "ruff", "format", "--check", ".")
             run(PY, "-m", "pytest", "-q", *argv[2:])
         elif task == "bench":
-            setup("test,local,parquet,plot,serve,browser,ray,langchain,llamaindex,haystack,pdf,html,html-main,docx,bench")
+            setup(
+                "test,local,parquet,plot,serve,browser,ray,langchain,llamaindex,haystack,pdf,html,html-main,docx,bench"
+            )
             run(PY, "benchmarks/run.py", *argv[2:])
         else:
             print(__doc__)

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import norishiro
-from docgen import CLINICAL, HTML_PAGE, make_docx, make_pdf
+from docgen import HTML_PAGE, make_docx, make_pdf
 from norishiro.cli import main
 from norishiro.document import DocumentError
 from norishiro.loaders import LoadOptions, load_document, sniff_format
