@@ -2,6 +2,8 @@ import json
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import norishiro
 from clinical import FIXTURES
@@ -91,3 +93,32 @@ def test_lost_newlines_still_give_line_cuts():
     assert text.index("病理結果") in lines
     assert text.index("|| b") + 1 in lines
     assert text.index("2026/02/24") in lines
+
+
+_WORDS = st.sampled_from(
+    "the fund rose sharply over year while costs were flat and revenue grew we looked at numbers "
+    "they moved on to third quarter margins improved board approved dividend".split()
+)
+
+
+@given(st.lists(st.lists(_WORDS, min_size=2, max_size=8), min_size=3, max_size=8))
+def test_lower_cased_prose_is_cut_at_every_full_stop_as_capitalised_prose_is(sentences):
+    lower = ". ".join(" ".join(s) for s in sentences) + "."
+    capital = ". ".join(" ".join(s).capitalize() for s in sentences) + "."
+    want = [len(" ".join(s)) + 2 for s in sentences[:-1]]
+    for text in (lower, capital):
+        got = [len(u["text"]) for u in norishiro.segment(text, "sentence")]
+        assert got[:-1] == want, text
+
+
+def test_a_full_stop_before_lower_case_wins_over_a_comma_in_ordinary_text():
+    text = (
+        "The lender may grant up to an additional $1.0 billion, subject to approval. the borrower "
+        "pays a fee, quarterly, on the unused amount. It was amended in May."
+    )
+    b = Boundaries(text)
+    p = text.index("the borrower")
+    assert b.level_of(p) is Level.LOWER_SENTENCE
+    assert b.level_of(text.index("subject")) is Level.CLAUSE
+    chunks = norishiro.chunk(text, size=100, structure=False)
+    assert chunks[0].end == p  # not at the comma after "billion"

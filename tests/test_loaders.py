@@ -311,3 +311,25 @@ def test_html_main_keeps_the_article_and_drops_the_page_around_it(tmp_path):
     assert "Ten tips" in full.text and "Ten tips" not in main_only.text
     for kept in ("## 現病歴", "咳嗽が出現した", "| CRP | 12.3 mg/dL |", "Amoxicillin 250 mg"):
         assert kept in main_only.text
+
+
+def test_words_run_together_are_detected():
+    from norishiro.loaders.pagetext import run_together
+
+    glued = "Therearetwomethodsofassociatingafilewithadifferentfilename. " * 20
+    assert run_together(glued)
+    prose = "There are two methods of associating a file with a different filename. " * 20
+    assert not run_together(prose)
+    assert not run_together("Pneumonoultramicroscopicsilicovolcanoconiosis is long. " + prose)
+
+
+def test_auto_engine_turns_to_pdfium_when_pypdf_runs_words_together(clinical_pdf, monkeypatch):
+    pytest.importorskip("pypdfium2")
+    from norishiro.loaders import pdf
+
+    monkeypatch.setattr(pdf, "run_together", lambda text: True)  # as pypdf does on some LaTeX files
+    auto = load_document(clinical_pdf[0])
+    assert auto.text == load_document(clinical_pdf[0], options=LoadOptions(pdf_engine="pdfium")).text
+    assert auto.warnings == []
+    forced = load_document(clinical_pdf[0], options=LoadOptions(pdf_engine="pypdf"))
+    assert forced.text and "runs the words of this PDF together" in forced.warnings[0]

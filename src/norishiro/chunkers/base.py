@@ -65,7 +65,7 @@ class PackingChunker:
     sectioned = True
     needs_embedder = False
     end_levels: tuple[Level, ...] = tuple(Level)
-    overlap_levels: tuple[Level, ...] = (Level.SENTENCE, Level.CLAUSE, Level.WORD)
+    overlap_levels: tuple[Level, ...] = (Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD)
     merge_coarser = False
     keeps_structure = True
 

@@ -14,5 +14,5 @@ from .base import PackingChunker
 
 
 class SentenceChunker(PackingChunker):
-    end_levels = (Level.SENTENCE, Level.CLAUSE, Level.WORD, Level.GRAPHEME)
+    end_levels = (Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD, Level.GRAPHEME)
     merge_coarser = True

@@ -1,11 +1,15 @@
-"""Where a text may be cut, level by level: paragraph > line > sentence > clause > word > grapheme.
+"""Where a text may be cut, level by level: paragraph > line > sentence > lower_sentence >
+clause > word > grapheme.
 
 A *cut* is a position ``p`` (a Python ``str`` index, ``0 < p <= len(text)``) such that the
 separator stays attached to the piece before it: the text is split into ``text[:p]`` and
 ``text[p:]``. Every cut returned here is a grapheme-cluster boundary, so a chunker that only
 uses these cuts never splits an emoji sequence, a combining mark or a CRLF.
 
-Sentence rules cover Japanese, English and both mixed (see ``sentence_cuts``). They are
+Sentence rules cover Japanese, English and both mixed (see ``sentence_cuts``). A full stop
+before a lower-case letter (``...up. to an``) is a sentence end in a text that starts its
+sentences in lower case, and a level of its own otherwise (``lower_sentence``: weaker than a
+sentence end, stronger than a comma, since it is usually one). They are
 regex-driven: candidate terminators are found with one pass of a compiled pattern, then
 checked locally, so the cost grows with the number of terminators, not characters.
 """
@@ -24,7 +28,7 @@ from .chars import HSPACE as _HSPACE
 from .chars import LAST_BREAK as _LAST_BREAK
 from .chars import NL as _NL
 from .chars import snap as _snap
-from .sentences import glued_line_cuts, sentence_cuts
+from .sentences import glued_line_cuts, lower_case_text, sentence_and_lower_cuts
 from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
@@ -36,9 +40,10 @@ class Level(IntEnum):
     PARAGRAPH = 0
     LINE = 1
     SENTENCE = 2
-    CLAUSE = 3
-    WORD = 4
-    GRAPHEME = 5
+    LOWER_SENTENCE = 3
+    CLAUSE = 4
+    WORD = 5
+    GRAPHEME = 6
 
 
 LEVEL_NAMES = [lv.name.lower() for lv in Level]
@@ -97,7 +102,8 @@ class Boundaries:
     def __init__(self, text: str, soft_wraps: bool = True):
         self.text = text
         self._paragraphs: list[int] | None = None
-        self._sentence_memo: dict[tuple[int, int], list[int]] = {}
+        self._sentence_memo: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._lower_text: bool | None = None
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
         self._soft = SoftWraps(text) if soft_wraps else None
@@ -145,8 +151,21 @@ class Boundaries:
         nl = [m.end() for m in _NEWLINE.finditer(self.text)]
         return [p for p in nl if self.is_soft(p)]
 
-    def _sentence_window(self, lo: int, hi: int) -> list[int]:
-        """Sentence cuts in ``(lo, hi]`` (the last few windows are kept: callers repeat them)."""
+    def _sentence_window(self, lo: int, hi: int, lower: bool = False) -> list[int]:
+        """Sentence cuts in ``(lo, hi]``, or with ``lower`` the lower_sentence ones. In a
+        text that starts its sentences in lower case, both are sentence cuts."""
+        sentence, before_lower = self._sentence_pair(lo, hi)
+        if not before_lower:
+            return [] if lower else sentence
+        if self._lower_text is None:
+            self._lower_text = lower_case_text(self.text)
+        if self._lower_text:
+            return [] if lower else sorted(set(sentence) | set(before_lower))
+        return before_lower if lower else sentence
+
+    def _sentence_pair(self, lo: int, hi: int) -> tuple[list[int], list[int]]:
+        """Both kinds of sentence cuts in ``(lo, hi]`` (the last few windows are kept:
+        callers repeat them)."""
         key = (lo, hi)
         got = self._sentence_memo.get(key)
         if got is None:
@@ -157,7 +176,8 @@ class Boundaries:
             br = _LAST_BREAK.search(text, ctx, lo) if lo else None
             if br is not None:
                 ctx = br.end()
-            got = [p for p in sentence_cuts(text, ctx, min(len(text), hi + 8)) if lo < p <= hi]
+            both = sentence_and_lower_cuts(text, ctx, min(len(text), hi + 8))
+            got = ([p for p in both[0] if lo < p <= hi], [p for p in both[1] if lo < p <= hi])
             if len(self._sentence_memo) >= 8:
                 del self._sentence_memo[next(iter(self._sentence_memo))]
             self._sentence_memo[key] = got
@@ -235,6 +255,8 @@ class Boundaries:
             return self._line_window(lo, hi, tail_only, packing)
         if level is Level.SENTENCE:
             return self._sentence_window(lo, hi)
+        if level is Level.LOWER_SENTENCE:
+            return self._sentence_window(lo, hi, lower=True)
         if level is Level.CLAUSE:
             return self._regex_cuts(_CLAUSE, lo, hi)
         if level is Level.WORD:
@@ -257,7 +279,7 @@ class Boundaries:
         n = len(self.text)
         if p >= n or p <= 0:
             return Level.PARAGRAPH
-        for level in (Level.PARAGRAPH, Level.LINE, Level.SENTENCE, Level.CLAUSE, Level.WORD):
+        for level in (Level.PARAGRAPH, Level.LINE, Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD):
             if p in self.window_cuts(level, p - 1, p):
                 return level
         return Level.GRAPHEME

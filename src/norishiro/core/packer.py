@@ -33,7 +33,7 @@ class Packer:
         size: int,
         overlap: int = 0,
         end_levels: Sequence[Level] = tuple(Level),
-        overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.CLAUSE, Level.WORD),
+        overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD),
         boundaries: Boundaries | None = None,
         prefix: Callable[[int], str] | None = None,
         atoms: Sequence[tuple[int, int]] = (),

@@ -15,7 +15,7 @@ from .chars import HSPACE as _HSPACE
 from .chars import LAST_BREAK as _LAST_BREAK
 from .chars import snap as _snap
 
-__all__ = ["sentence_cuts", "glued_line_cuts"]
+__all__ = ["sentence_cuts", "sentence_and_lower_cuts", "lower_case_text", "glued_line_cuts"]
 
 _OPENERS = "「『（(【［〈《〔｛[{“‘"
 _CLOSERS = "」』）)】］〉》〕｝]}”’"
@@ -60,6 +60,8 @@ _ABBREVIATIONS = frozenset(
 _NUMBER_ABBREVIATIONS = frozenset("no nos fig figs vol vols p pp eq eqs sec ch tab ref refs art".split())
 _MAX_QUOTE = 240  # an opening bracket left open longer than this is treated as stray
 _LATIN_LOWER = regex.compile(r"\p{Ll}")
+# letters with inner dots: U.S, b.i.d, e.g, Ph.D, a.html (a decimal number is not one)
+_DOTTED = regex.compile(r"\p{L}{1,6}(?:\.\p{L}{1,6})+$")
 _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 
 
@@ -135,7 +137,17 @@ def _at_sentence_start(text: str, j: int, last_cut: int) -> bool:
 
 
 def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
-    """Sentence ends that are not also line ends.
+    """Sentence ends that are not also line ends (see :func:`sentence_and_lower_cuts`)."""
+    return sentence_and_lower_cuts(text, lo, hi)[0]
+
+
+def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tuple[list[int], list[int]]:
+    """Sentence ends that are not also line ends, and, apart, the ends that would be
+    sentence ends but for the lower-case letter after them (``...request up. to an``).
+
+    The second kind is a sentence end in lower-cased text (chat, transcripts, some filings),
+    and an abbreviation or a slip elsewhere; the caller decides which by looking at how the
+    whole text starts its sentences.
 
     Rules (Japanese, English, mixed):
     * 。｡！？!?． and runs of them end a sentence; closing brackets/quotes right after stay
@@ -144,14 +156,16 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
       the sentence unless a quotative particle follows (「…。」と言った); a bracket left open
       for more than a few hundred characters, or across a newline, is treated as stray;
     * ASCII '.' ends a sentence only in English-sentence position: followed by white space
-      and not by a lower-case letter or a digit, and not after an abbreviation (Dr., e.g.,
-      b.i.d.), a single letter (E. coli, p. 45), or a list number at a sentence start (1.);
+      and not by a digit, and not after an abbreviation (Dr., e.g., b.i.d.), a single letter
+      (E. coli, p. 45), or a list number at a sentence start (1.); before a lower-case
+      letter it goes to the second list;
     * ！？!? after a Latin word and glued to the next character (Yahoo!ニュース) is not an
       end, nor is ． between digits or after a list number (６５．５, 1．血液).
     """
     n = len(text)
     hi = n if hi is None else min(hi, n)
     out: list[int] = []
+    lower: list[int] = []
     stack: list[tuple[str, int]] = []  # open brackets before the current candidate
     done = lo
 
@@ -206,18 +220,21 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
             continue  # the line or the text ends here anyway: the line level has this cut
 
         prev = text[ts - 1] if ts > 0 else ""
+        to = out
         if set(term) <= {"."}:
             if not spaced:
                 continue  # 3.5, a.html, 2024.3.15, e.g.
-            if _LATIN_LOWER.match(nxt) or nxt.isdigit():
-                continue  # e.g. bla, Fig. 3, No. 5, Ver. 2.0
+            if nxt.isdigit():
+                continue  # Fig. 3, No. 5, Ver. 2.0
+            if _LATIN_LOWER.match(nxt):
+                to = lower  # ...request up. to an / e.g. bla (an abbreviation: dropped below)
             token, tstart = _token_before(text, ts)
             low = token.lower().lstrip("(\"'。．！？!?、，")  # 。Q. : the label after a sentence end
             address = "@" in low or "://" in low or low.startswith("www.")
             if not token or address:
                 pass  # a word, or an e-mail address / URL at the end of a sentence
-            elif low in _ABBREVIATIONS or "." in low:
-                continue  # Dr., et al., U.S., b.i.d.
+            elif low in _ABBREVIATIONS or _DOTTED.match(low):
+                continue  # Dr., et al., U.S., b.i.d. (not 1.5%. or $1.0.)
             elif low in _NUMBER_ABBREVIATIONS:
                 if nxt in "(#":
                     continue  # Eq. (2), No. #3
@@ -234,11 +251,31 @@ def sentence_cuts(text: str, lo: int = 0, hi: int | None = None) -> list[int]:
             if prev.isdigit() and not spaced and (nxt.isdigit() or _list_number_before(text, ts, last_cut)):
                 continue  # ６５．５ｋｇ, 1．血液検査 (but 術後POD1．発熱なし． ends)
         p = _snap(text, end)
-        if 0 < p < n and (not out or out[-1] < p):
-            out.append(p)
+        if 0 < p < n and (not to or to[-1] < p):
+            to.append(p)
             last_cut = p
     emotes = _emote_cuts(text, lo, hi)
-    return sorted(set(out) | set(emotes)) if emotes else out
+    return (sorted(set(out) | set(emotes)) if emotes else out), lower
+
+
+# the first letter of a sentence: after . ? ! and spaces, or at the start of a paragraph
+_STARTS = regex.compile(r"(?:[.!?][\"'’”)\]]*[ \t]+|(?:^|\n[ \t]*\n)[ \t]*)(?=\p{L})")
+
+
+def lower_case_text(text: str, sample: int = 200_000) -> bool:
+    """The text starts its sentences in lower case (lower-cased filings, chat, transcripts):
+    of the letters that begin sentences (after ``. ``, ``? ``, ``! `` and at paragraph
+    starts, in the first ``sample`` characters) at least two are lower case, and at least
+    four times as many as capitals."""
+    head = text[:sample]
+    low = up = 0
+    for m in _STARTS.finditer(head):
+        ch = head[m.end()]
+        if ch.islower():
+            low += 1
+        elif ch.isupper():
+            up += 1
+    return low >= 2 and up * 4 <= low
 
 
 def _continues_after_quotes(text: str, end: int) -> bool:

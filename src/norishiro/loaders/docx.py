@@ -53,17 +53,33 @@ def load(
             where,
         ) from None
     md = MarkdownText()
+    styles = _Styles(document)
     numbering = _Numbering(document)
-    # a document with a Title: the title is level 1 and Heading N level N+1
-    shift = int(any(_heading_level(par) == _TITLE for par in document.paragraphs if par.text.strip()))
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
+    blocks = []
     for el in document.element.body.iterchildren():
         if el.tag == _W + "p":
-            _paragraph(Paragraph(el, document), md, numbering, shift)
+            par = Paragraph(el, document)
+            text = par.text
+            if text.strip():
+                blocks.append((par, text, *styles.of(el)))
         elif el.tag == _W + "tbl":
-            _table(Table(el, document), md)
+            blocks.append((Table(el, document), None, "", 0))
+    # a document with a Title: the title is level 1 and Heading N level N+1
+    shift = int(any(level == _TITLE for *_, level in blocks))
+    for block, text, style, level in blocks:
+        if text is None:
+            _table(block, md)
+        elif level:
+            md.heading(1 if level == _TITLE else level + shift, text)
+        else:
+            num = numbering.item(block, style)
+            if num is None:
+                md.paragraph(text)
+            else:
+                md.list_item(text, *num)
     meta = sidecar_metadata(p)
     title = (document.core_properties.title or "").strip()
     if title:
@@ -72,24 +88,29 @@ def load(
     return Document(md.text(), id=doc_id or p.as_posix(), metadata=meta, source=where)
 
 
-def _paragraph(par: Any, md: MarkdownText, numbering: _Numbering, shift: int) -> None:
-    text = par.text
-    if not text.strip():
-        return
-    level = _heading_level(par)
-    if level:
-        md.heading(1 if level == _TITLE else level + shift, text)
-        return
-    num = numbering.item(par)
-    if num is not None:
-        depth, number = num
-        md.list_item(text, depth, number)
-        return
-    md.paragraph(text)
+class _Styles:
+    """Paragraph style name and heading level by style id, looked up once per style
+    (python-docx's ``Paragraph.style`` scans every style on each call)."""
+
+    def __init__(self, document: Any):
+        from docx.enum.style import WD_STYLE_TYPE
+
+        self.by_id = {s.style_id: s for s in document.styles if s.type == WD_STYLE_TYPE.PARAGRAPH}
+        self.default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+        self.cache: dict[str | None, tuple[str, int]] = {}
+
+    def of(self, p: Any) -> tuple[str, int]:
+        """(style name, heading level or 0) of a ``w:p`` element."""
+        ppr = p.pPr
+        sid = ppr.pStyle.val if ppr is not None and ppr.pStyle is not None else None
+        if sid not in self.cache:
+            style = self.by_id.get(sid, self.default)
+            self.cache[sid] = ((style.name or "") if style is not None else "", _style_level(style))
+        name, level = self.cache[sid]
+        return name, level or _outline_level(p) or 0
 
 
-def _heading_level(par: Any) -> int:
-    style = par.style
+def _style_level(style: Any) -> int:
     while style is not None:
         name = (style.name or "").strip()
         if name.lower() == "title":
@@ -101,7 +122,7 @@ def _heading_level(par: Any) -> int:
         if lvl is not None:
             return lvl
         style = style.base_style
-    return _outline_level(par._p) or 0
+    return 0
 
 
 def _outline_level(el: Any) -> int | None:
@@ -135,10 +156,9 @@ class _Numbering:
                     fmt.get(_W + "val", "bullet") if fmt is not None else "bullet"
                 )
 
-    def item(self, par: Any) -> tuple[int, int | None] | None:
+    def item(self, par: Any, style: str) -> tuple[int, int | None] | None:
         ppr = par._p.pPr
         num_pr = ppr.find(_W + "numPr") if ppr is not None else None
-        style = (par.style.name or "") if par.style is not None else ""
         if num_pr is None:
             if style.lower().startswith("list bullet"):
                 return 0, None

@@ -39,12 +39,14 @@ def load(
     where = str(path)
     engine = options.pdf_engine
     info: dict[str, Any] = {}
-    pages, scanned = _read(_pdfium_pages if engine == "pdfium" else _pypdf_pages, p, options.password, info)
     warnings: list[str] = []
-    if engine != "pdfium" and run_together("".join(line.text for lines in pages[:50] for line in lines)):
+    try:
+        pages, scanned = _read(_pdfium_pages if engine == "pdfium" else _pypdf_pages, p, options.password, info)
+    except _RunTogether:
         if engine == "auto" and _has_pdfium():
             pages, scanned = _read(_pdfium_pages, p, options.password, info)
         else:
+            pages, scanned = _read(_pypdf_pages, p, options.password, info, check=False)
             warnings.append(
                 f"{where}: pypdf runs the words of this PDF together (no spaces between them); "
                 "read it with pypdfium2 instead: pip install pypdfium2, then --pdf-engine pdfium"
@@ -70,14 +72,31 @@ def load(
     return Document(got.text, id=doc_id, metadata=meta, source=where, pages=got.pages, warnings=warnings)
 
 
-def _read(engine: Any, path: Path, password: str | None, info: dict[str, Any]) -> tuple[list[list[Line]], list[int]]:
-    """Every page's lines, and the numbers of pages that have images but no text."""
+class _RunTogether(Exception):
+    """pypdf's text of the first pages has no spaces between words."""
+
+
+def _read(
+    engine: Any, path: Path, password: str | None, info: dict[str, Any], check: bool = True
+) -> tuple[list[list[Line]], list[int]]:
+    """Every page's lines, and the numbers of pages that have images but no text. With
+    ``check``, pypdf's text is looked at once the first pages give enough of it, so that a
+    file it reads badly is abandoned early."""
     pages: list[list[Line]] = []
     scanned: list[int] = []
+    seen: list[str] | None = [] if check and engine is _pypdf_pages else None
     for number, lines, has_images in engine(path, password, info):
         pages.append(lines)
         if has_images and not any(line.text.strip() for line in lines):
             scanned.append(number)
+        if seen is not None:
+            seen += [line.text for line in lines]
+            if sum(map(len, seen)) >= 5000 or number >= 20:
+                if run_together("\n".join(seen)):
+                    raise _RunTogether()
+                seen = None
+    if seen is not None and run_together("\n".join(seen)):
+        raise _RunTogether()
     return pages, scanned
 
 
