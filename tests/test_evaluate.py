@@ -205,3 +205,47 @@ def test_eval_with_the_local_embedder():
         ds, ChunkConfig(256, 0, unit="tokens"), __import__("norishiro.embed", fromlist=["x"]).get_embedder("local")
     )
     assert row.recall > 0.3
+
+
+@pytest.mark.parametrize("peer", ["langchain", "semchunk", "text-splitter"])
+def test_peers_give_exact_offsets(peer):
+    from norishiro.analysis.evaluate import PEERS
+
+    pytest.importorskip(
+        {"langchain": "langchain_text_splitters", "semchunk": "semchunk"}.get(peer, "semantic_text_splitter")
+    )
+    ds = load_dataset(SAMPLES)
+    for spec in (f"{peer} size=200", f"{peer} size=64 overlap=8 tokenizer=o200k_base"):
+        cfg = parse_config(spec)
+        for doc in ds.documents[:3]:
+            chunks = PEERS[peer](doc, cfg)
+            assert chunks and all(doc.text[c.start : c.end] == c.text for c in chunks)
+
+
+def test_match_length_reaches_the_target_mean_and_pairs_questions():
+    pytest.importorskip("langchain_text_splitters")
+    from norishiro.analysis.evaluate import match_length, mean_chunk_length, paired_differences
+    from norishiro.embed.hashing import HashEmbedder
+
+    ds = load_dataset(SAMPLES)
+    base = parse_config("recursive size=300")
+    target = mean_chunk_length(ds, base)
+    peer, mean = match_length(ds, parse_config("langchain size=300 overlap=30"), target)
+    assert abs(mean - target) <= 0.05 * target and peer.size < 300  # ours packs at the coarsest cut: shorter
+    assert peer.overlap == round(30 * peer.size / 300)
+    emb = HashEmbedder(256)
+    rows = [evaluate_config(ds, cfg, emb) for cfg in (base, peer)]
+    d = paired_differences(rows[0], rows[1])
+    assert set(d) == {"recall", "precision", "iou"}
+    assert d["recall"][0] == pytest.approx(rows[1].recall - rows[0].recall)
+    assert paired_differences(rows[0], rows[0])["iou"] == (0.0, 0.0)
+    r = CliRunner().invoke(
+        main,
+        ["eval", str(SAMPLES), "--config", "recursive size=300", "--config", "langchain size=300",
+         "--match-length", "--embedder", "hash", "--cache", "none", "--json"],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["rows"][1]["size"] < 300 and abs(out["rows"][1]["mean_size"] - target) < 0.05 * target
+    assert set(out["paired"][0]) == {"config", "recall", "precision", "iou"}
+    assert "size 300 ->" in r.stderr

@@ -22,7 +22,7 @@ import json
 import math
 import shlex
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Union
 
@@ -50,6 +50,9 @@ __all__ = [
     "range_metrics",
     "EvalRow",
     "grid",
+    "mean_chunk_length",
+    "match_length",
+    "paired_differences",
 ]
 
 Range = tuple[str, int, int]  # doc_id, start, end
@@ -196,12 +199,7 @@ def _langchain_chunks(doc: Document, cfg: PeerConfig) -> list:
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
     except ImportError:
-        raise OptionError(
-            "config",
-            cfg.strategy,
-            "an installed peer",
-            "pip install langchain-text-splitters to compare with LangChain",
-        ) from None
+        raise _peer_missing(cfg, "langchain-text-splitters") from None
 
     sizer = get_sizer(cfg.unit, cfg.tokenizer)
     sp = RecursiveCharacterTextSplitter(
@@ -216,7 +214,47 @@ def _langchain_chunks(doc: Document, cfg: PeerConfig) -> list:
     return out
 
 
-PEERS: dict[str, Callable[[Document, PeerConfig], list]] = {"langchain": _langchain_chunks}
+def _peer_missing(cfg: PeerConfig, package: str) -> OptionError:
+    return OptionError("config", cfg.strategy, "an installed peer", f"pip install {package} to compare with it")
+
+
+def _peer_chunks(doc: Document, cfg: PeerConfig, spans: Iterable[tuple[int, str]]) -> list:
+    """Chunks from a peer's ``(start, text)`` pairs, measured with our sizer."""
+    sizer = get_sizer(cfg.unit, cfg.tokenizer)
+    return [Chunk(t, s, s + len(t), i, sizer.count(t), doc.id) for i, (s, t) in enumerate(spans)]
+
+
+def _semchunk_chunks(doc: Document, cfg: PeerConfig) -> list:
+    """semchunk (no memo carried between documents)."""
+    try:
+        import semchunk
+    except ImportError:
+        raise _peer_missing(cfg, "semchunk") from None
+    sizer = get_sizer(cfg.unit, cfg.tokenizer)
+    chunker = semchunk.chunkerify(sizer.count, cfg.size, memoize=False)
+    texts, offsets = chunker(doc.text, offsets=True, overlap=cfg.overlap or None)
+    return _peer_chunks(doc, cfg, ((a, t) for t, (a, _b) in zip(texts, offsets)))
+
+
+def _text_splitter_chunks(doc: Document, cfg: PeerConfig) -> list:
+    """semantic-text-splitter's TextSplitter (Rust), sized by our sizer."""
+    try:
+        from semantic_text_splitter import TextSplitter
+    except ImportError:
+        raise _peer_missing(cfg, "semantic-text-splitter") from None
+    sizer = get_sizer(cfg.unit, cfg.tokenizer)
+    if cfg.unit == "chars":
+        splitter = TextSplitter(cfg.size, overlap=cfg.overlap)
+    else:
+        splitter = TextSplitter.from_callback(sizer.count, cfg.size, overlap=cfg.overlap)
+    return _peer_chunks(doc, cfg, splitter.chunk_indices(doc.text))
+
+
+PEERS: dict[str, Callable[[Document, PeerConfig], list]] = {
+    "langchain": _langchain_chunks,
+    "semchunk": _semchunk_chunks,
+    "text-splitter": _text_splitter_chunks,
+}
 
 
 # ---------------------------------------------------------------------------- metrics
@@ -291,9 +329,11 @@ class EvalRow:
     precision_omega_se: float
     fragmentation_per_1000: float
     questions: int
+    # every question's recall, precision and IoU, for paired comparisons
+    per_question: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if k != "per_question"}
 
 
 def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
@@ -362,4 +402,59 @@ def evaluate_config(
         ose,
         s["fragmentation_per_1000_boundaries"],
         len(ds.questions),
+        {"recall": rec, "precision": prec, "iou": iou},
     )
+
+
+def mean_chunk_length(ds: Dataset, cfg: EvalConfig, unit: str = "chars", tokenizer: str | None = None) -> float:
+    """Mean length of the chunks' text (not ``embed_text``) in characters or tokens."""
+    chunks = [c for cs in chunk_dataset(ds, cfg).values() for c in cs]
+    if not chunks:
+        return 0.0
+    if unit == "tokens":
+        sizer = get_sizer("tokens", tokenizer)
+        return float(np.mean([sizer.count(c.text) for c in chunks]))
+    return float(np.mean([len(c.text) for c in chunks]))
+
+
+def match_length(
+    ds: Dataset, cfg: EvalConfig, target: float, unit: str = "chars", tokenizer: str | None = None
+) -> tuple[EvalConfig, float]:
+    """``cfg`` with the size whose mean chunk length comes closest to ``target`` (overlap
+    scaled with the size), and that mean. Comparing chunkers at their nominal size favours
+    the one that fills chunks fuller; at equal mean length the comparison is fair."""
+
+    def sized(size: int) -> EvalConfig:
+        overlap = min(size - 1, round(cfg.overlap * size / cfg.size))
+        return replace(cfg, size=size, overlap=overlap)
+
+    memo: dict[int, float] = {}
+
+    def mean(size: int) -> float:
+        if size not in memo:
+            memo[size] = mean_chunk_length(ds, sized(size), unit, tokenizer)
+        return memo[size]
+
+    lo, hi = 1, max(2, cfg.size)
+    while mean(hi) < target and hi < 64 * max(cfg.size, 1):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:  # the smallest size whose mean reaches the target
+        mid = (lo + hi) // 2
+        if mean(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    best = min((lo, hi), key=lambda s: (abs(mean(s) - target), s))
+    return sized(best), mean(best)
+
+
+def paired_differences(base: EvalRow, other: EvalRow) -> dict[str, tuple[float, float]]:
+    """Per question ``other - base`` for recall, precision and IoU: mean and standard error
+    (the same questions, so the noise of question difficulty cancels)."""
+    out = {}
+    for m in ("recall", "precision", "iou"):
+        a, b = base.per_question.get(m, []), other.per_question.get(m, [])
+        if len(a) != len(b) or not a:
+            raise ValueError("paired differences need the same questions in both rows")
+        out[m] = _mean_se([y - x for x, y in zip(a, b)])
+    return out

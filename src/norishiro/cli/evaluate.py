@@ -22,11 +22,8 @@ def _embedder(spec: str, ollama_url: str):
         raise click.UsageError(f"--embedder: {e}") from None
 
 
-def _run_eval(data, configs, embedder, k, cache, metric_unit, tokenizer, ollama_url):
-    from rich.progress import Progress
-
-    from ..analysis.evaluate import evaluate_config, load_dataset
-    from ..embed.cache import EmbeddingCache
+def _load(data):
+    from ..analysis.evaluate import load_dataset
 
     try:
         ds = load_dataset(data)
@@ -34,6 +31,15 @@ def _run_eval(data, configs, embedder, k, cache, metric_unit, tokenizer, ollama_
         raise click.UsageError(f"{data}: {e}") from None
     if not ds.questions:
         raise click.UsageError(f"{data}: no questions with references found")
+    return ds
+
+
+def _run_eval(ds, configs, embedder, k, cache, metric_unit, tokenizer, ollama_url):
+    from rich.progress import Progress
+
+    from ..analysis.evaluate import evaluate_config
+    from ..embed.cache import EmbeddingCache
+
     emb = _embedder(embedder, ollama_url)
     store = EmbeddingCache(None if cache in ("", "none") else cache)
     rows = []
@@ -49,7 +55,39 @@ def _run_eval(data, configs, embedder, k, cache, metric_unit, tokenizer, ollama_
                 raise click.UsageError(f"config {cfg.label!r}: {describe(e)}") from None
             bar.advance(task)
     store.close()
-    return ds, rows, emb
+    return rows, emb
+
+
+def _print_paired(rows) -> None:
+    """Each row against the first, question by question."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..analysis.evaluate import paired_differences
+
+    t = Table(title=f"paired differences against {rows[0].short} (mean ± standard error over questions)")
+    for col in ("config", "mean size", "Δ recall", "Δ precision", "Δ IoU"):
+        t.add_column(col, justify="left" if col == "config" else "right", no_wrap=True)
+    for r in rows[1:]:
+        d = paired_differences(rows[0], r)
+        t.add_row(
+            r.short, f"{r.mean_size:.0f}", *(f"{d[m][0]:+.4f}±{d[m][1]:.4f}" for m in ("recall", "precision", "iou"))
+        )
+    Console().print(t)
+
+
+def _matched(ds, cfgs, metric_unit, tokenizer):
+    """Every configuration after the first resized to the first one's mean chunk length."""
+    from ..analysis.evaluate import match_length, mean_chunk_length, short_label
+
+    target = mean_chunk_length(ds, cfgs[0], metric_unit, tokenizer)
+    out = [cfgs[0]]
+    for cfg in cfgs[1:]:
+        got, mean = match_length(ds, cfg, target, metric_unit, tokenizer)
+        note = f"mean chunk {mean:.1f}, target {target:.1f} {metric_unit}"
+        err(f"{short_label(cfg)}: size {cfg.size} -> {got.size} ({note})")
+        out.append(got)
+    return out
 
 
 def _print_eval(rows, title: str) -> None:
@@ -115,33 +153,50 @@ def _eval_options(f):
     required=True,
     metavar="SPEC",
     help='A chunking configuration, e.g. "recursive size=256 overlap=0 unit=tokens" '
-    "(strategies: recursive, sentences, fixed, semantic, or a peer: langchain; overlap may be a "
+    "(strategies: recursive, sentences, fixed, semantic, or a peer: langchain, semchunk, text-splitter; "
+    "overlap may be a "
     "fraction; semantic options such as method=stdev window=1 too). "
     "Repeat for more rows.",
 )
+@click.option(
+    "--match-length",
+    is_flag=True,
+    help="Resize every configuration after the first so that its mean chunk length (in --metric-unit) "
+    "equals the first one's, for a fair comparison; the paired differences are printed.",
+)
 @_eval_options
-def eval_cmd(data, configs, k, embedder, ollama_url, metric_unit, metric_tokenizer, cache, as_json):
+def eval_cmd(data, configs, match_length, k, embedder, ollama_url, metric_unit, metric_tokenizer, cache, as_json):
     """Measure the retrieval quality of chunking configurations on DATA.
 
     DATA is a folder of NAME.md/.txt documents with NAME.qa.json questions (reference
     excerpts as body offsets), or Chroma's format (questions_df.csv and corpora/). For each
     question the top -k chunks of one pool are retrieved by cosine similarity; recall,
     precision, IoU and precision-Ω (Chroma's definitions) are averaged with standard errors,
-    beside lint's fragmentation findings per 1,000 boundaries. Embeddings are cached, so a
-    re-run or an added configuration embeds only what is new.
+    beside lint's fragmentation findings per 1,000 boundaries. With more than one
+    configuration, each is also compared with the first question by question (paired
+    differences). Embeddings are cached, so a re-run or an added configuration embeds only
+    what is new.
 
     \b
     Example:
       norishiro eval tests/data/ja-clinical --config "recursive size=256 unit=tokens" \\
           --config "fixed size=256 unit=tokens" --embedder local
+      norishiro eval datasets/en --config "recursive size=250" --config "langchain size=250" \\
+          --config "semchunk size=250" --match-length
     """
-    from ..analysis.evaluate import parse_config
+    from ..analysis.evaluate import paired_differences, parse_config
 
     try:
         cfgs = [parse_config(c) for c in configs]
     except NorishiroError as e:
         raise click.UsageError(f"--config: {describe(e)}") from None
-    ds, rows, emb = _run_eval(data, cfgs, embedder, k, cache, metric_unit, metric_tokenizer, ollama_url)
+    ds = _load(data)
+    if match_length and len(cfgs) > 1:
+        try:
+            cfgs = _matched(ds, cfgs, metric_unit, metric_tokenizer)
+        except (NorishiroError, ImportError) as e:
+            raise click.UsageError(f"--match-length: {describe(e)}") from None
+    rows, emb = _run_eval(ds, cfgs, embedder, k, cache, metric_unit, metric_tokenizer, ollama_url)
     if as_json:
         click.echo(
             json.dumps(
@@ -151,6 +206,13 @@ def eval_cmd(data, configs, k, embedder, ollama_url, metric_unit, metric_tokeniz
                     "k": k,
                     "questions": len(ds.questions),
                     "rows": [r.to_dict() for r in rows],
+                    "paired": [
+                        {
+                            "config": r.config,
+                            **{m: {"mean": a, "se": b} for m, (a, b) in paired_differences(rows[0], r).items()},
+                        }
+                        for r in rows[1:]
+                    ],
                 },
                 ensure_ascii=False,
                 indent=2,
@@ -160,6 +222,8 @@ def eval_cmd(data, configs, k, embedder, ollama_url, metric_unit, metric_tokeniz
         _print_eval(
             rows, f"norishiro eval: {len(ds.documents)} documents, {len(ds.questions)} questions, k={k}, {emb.name}"
         )
+        if len(rows) > 1:
+            _print_paired(rows)
 
 
 @click.command("tune", context_settings=CONTEXT)
@@ -221,7 +285,8 @@ def tune_cmd(
         raise click.UsageError(describe(e)) from None
     except ValueError as e:
         raise click.UsageError(f"--sizes/--overlaps: {e}") from None
-    ds, rows, emb = _run_eval(data, cfgs, embedder, k, cache, metric_unit, metric_tokenizer, ollama_url)
+    ds = _load(data)
+    rows, emb = _run_eval(ds, cfgs, embedder, k, cache, metric_unit, metric_tokenizer, ollama_url)
     best = max(rows, key=lambda r: getattr(r, objective))
     if plot_path:
         from ..analysis.plot import metric_plot
