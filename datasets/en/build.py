@@ -23,7 +23,8 @@ def copy_sources() -> None:
     import pydoc_data.topics as topics
 
     (HERE / "apache-license.txt").write_text(Path("/usr/share/common-licenses/Apache-2.0").read_text())
-    parts = [topics.topics[k].strip("\n") for k in ["try", "with", "import", "raise", "assert", "return", "global", "del"]]
+    names = ["try", "with", "import", "raise", "assert", "return", "global", "del"]
+    parts = [topics.topics[k].strip("\n") for k in names]
     (HERE / "python-statements.txt").write_text("\n\n\n".join(parts) + "\n")
 
 
