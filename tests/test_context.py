@@ -176,3 +176,13 @@ def test_sections_know_where_their_text_begins():
         ("", "所見"),
         ("", "Subjective"),
     ]
+
+
+def test_bracketed_times_numbers_and_dates_are_not_headings():
+    text = (
+        "[09:02] maya: morning. the backup failed.\n[09:03] tomas: same error?\n"
+        "[1] Smith J. A paper.\n[2026-01-05] note\n[    0.004000] Memory: 990528k\n"
+        "[現病歴] 発熱。\n【所見】右肺に結節影なし。\n[Plan] follow up\n"
+    )
+    heads = [s.headings for s in find_sections(text)]
+    assert heads == [[], ["現病歴"], ["所見"], ["Plan"]]

@@ -128,7 +128,9 @@ class Atom:
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_BRACKET = re.compile(r"^\s*[【\[［]([^】\]］\n]{1,24})[】\]］]")
+# a bracketed label holds a name, not only digits and separators: [09:02] in a chat log, [1]
+# before a reference and [2024-01-05] are not headings
+_BRACKET = re.compile(r"^\s*[【\[［](?![\d\s:：./\-年月日時分秒]+[】\]］])([^】\]］\n]{1,24})[】\]］]")
 _MARK = re.compile(r"^\s*[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
