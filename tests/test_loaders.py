@@ -333,3 +333,32 @@ def test_auto_engine_turns_to_pdfium_when_pypdf_runs_words_together(clinical_pdf
     assert auto.warnings == []
     forced = load_document(clinical_pdf[0], options=LoadOptions(pdf_engine="pypdf"))
     assert forced.text and "runs the words of this PDF together" in forced.warnings[0]
+
+
+def test_a_hash_line_of_the_body_is_not_a_heading(tmp_path):
+    body = [
+        ("p", "Add this to your profile:"),
+        ("p", "# set PATH so it includes the private bin"),
+        ("p", "PATH=$HOME/bin"),
+    ]
+    pages = [[("h1", "Shell setup"), *body, ("h2", "Editors"), ("p", "Vim and Emacs are popular.")]]
+    pdf = tmp_path / "shell.pdf"
+    make_pdf(pdf, pages=pages, header=None, footer=False)
+    doc = load_document(pdf)
+    assert "# set PATH" in doc.text and len(doc.outline) == 2
+    paths = {c.text.split("\n")[0]: c.headings for c in norishiro.chunk(doc, size=60)}
+    assert ["Shell setup"] in paths.values() and ["Shell setup", "Editors"] in paths.values()
+    assert not any("set PATH" in h for hs in paths.values() for h in hs)
+    pytest.importorskip("lxml")
+    page = tmp_path / "p.html"
+    page.write_text("<h1>Setup</h1><p># not a heading</p><p>text</p><h2>Next</h2><p>more</p>", encoding="utf-8")
+    doc = load_document(page)
+    heads = [c.headings for c in norishiro.chunk(doc, size=30)]
+    assert (
+        heads[0] == ["Setup"]
+        and heads[-1] == ["Setup", "Next"]
+        and all(h in (["Setup"], ["Setup", "Next"]) for h in heads)
+    )
+    md = tmp_path / "n.md"
+    md.write_text("# Setup\n\n# real heading in Markdown\n\ntext\n", encoding="utf-8")
+    assert norishiro.chunk(load_document(md), size=20)[-1].headings == ["real heading in Markdown"]

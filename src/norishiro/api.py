@@ -142,7 +142,7 @@ def iter_chunks(
         for i, (s, e, n) in enumerate(chunker.spans(region)):
             yield _paged(Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {}), doc)
         return
-    structure = LabelledText(config.section_labels) if config.structure else PlainText()
+    structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     regions = _Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
     i = 0
     for region in regions:

@@ -33,11 +33,13 @@ class Document:
     """A text with an id, metadata and where it came from.
 
     ``pages`` is set by loaders of paged formats (PDF): the offset in ``text`` where each
-    page begins, so that a chunk can cite its pages. ``warnings`` are what a loader could
-    not read (a page with no text layer) without failing the whole file.
+    page begins, so that a chunk can cite its pages. ``outline`` is set by loaders that write
+    the headings themselves (PDF, HTML, Word): the offsets of the ``#`` heading lines they
+    wrote, so that a ``# comment`` line of the body is not taken for a heading. ``warnings``
+    are what a loader could not read (a page with no text layer) without failing the file.
     """
 
-    __slots__ = ("text", "_id", "metadata", "source", "pages", "warnings")
+    __slots__ = ("text", "_id", "metadata", "source", "pages", "outline", "warnings")
 
     def __init__(
         self,
@@ -47,6 +49,7 @@ class Document:
         source: str | None = None,
         pages: list[int] | None = None,
         warnings: list[str] | None = None,
+        outline: list[int] | None = None,
     ):
         self.text = text
         self._id = id
@@ -57,6 +60,7 @@ class Document:
         ):
             raise ValueError("pages must be ascending offsets into the text, starting at 0 (one per page)")
         self.pages = pages
+        self.outline = outline
         self.warnings = warnings if warnings is not None else []
 
     def page_span(self, start: int, end: int) -> tuple[int, int] | None:

@@ -179,14 +179,19 @@ def _trie(words: Sequence[str]) -> str:
     return emit(tree)
 
 
-def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: bool = True) -> list[Section]:
+def find_sections(
+    text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: bool = True, outline: Sequence[int] | None = None
+) -> list[Section]:
     """Split ``text`` into sections, each with its heading path; they cover the text.
 
     Markdown headings nest by level; bracketed and marked labels (【】 [] ■) sit below
     them; field labels (所見：, S：) sit below those. A new label replaces the previous one
     of its rank, so the path reads like 退院サマリ > 2026/1/20 > Assessment. Only lines
     that can start a heading are looked at (one regex pass), so long texts stay cheap.
+    ``outline``: the only line starts where a Markdown heading may be (the heading lines a
+    loader wrote); other ``#`` lines and setext underlines are then body text.
     """
+    allowed = None if outline is None else set(outline)
     label_re = _label_re(labels)
     quick, cand = _candidates(tuple(labels))
     starts: list[tuple[int, list[str]]] = []
@@ -220,10 +225,10 @@ def find_sections(text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: b
         new: tuple[str, Any] | None = None
         at = a
         alone = True
-        m = _ATX.match(line) if markdown else None
+        m = _ATX.match(line) if markdown and (allowed is None or a in allowed) else None
         if m:
             new = ("md", (len(m.group(1)), m.group(2).strip()))
-        elif markdown and _SETEXT.match(line) and a > 0:
+        elif markdown and allowed is None and _SETEXT.match(line) and a > 0:
             pa = text.rfind("\n", 0, a - 1) + 1
             prev = text[pa:a].rstrip("\r\n")
             if prev.strip() and "|" not in prev and pa > last_heading_end and not _SETEXT.match(prev):
@@ -375,13 +380,15 @@ class PlainText:
 
 class LabelledText:
     """Markdown headings, bracketed and field labels, SOAP lines; code, tables and
-    lead-in lists as atoms. A section that is only its heading joins the next one."""
+    lead-in lists as atoms. A section that is only its heading joins the next one. With an
+    ``outline`` (from a loader), Markdown headings only where the loader wrote them."""
 
-    def __init__(self, extra_labels: Sequence[str] = ()):
+    def __init__(self, extra_labels: Sequence[str] = (), outline: Sequence[int] | None = None):
         self.labels = tuple(DEFAULT_LABELS) + tuple(extra_labels)
+        self.outline = outline
 
     def sections(self, text: str) -> list[Section]:
-        return attach_bare_headings(find_sections(text, self.labels))
+        return attach_bare_headings(find_sections(text, self.labels, outline=self.outline))
 
     def atoms(self, text: str) -> list[Atom]:
         return find_atoms(text)

@@ -85,7 +85,7 @@ def load(
     if title:
         meta["title"] = title
     meta.update(metadata or {})
-    return Document(md.text(), id=doc_id or p.as_posix(), metadata=meta, source=where)
+    return Document(md.text(), id=doc_id or p.as_posix(), metadata=meta, source=where, outline=md.outline())
 
 
 class _Styles:

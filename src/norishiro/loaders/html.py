@@ -91,20 +91,25 @@ def load(
         if not declared:
             raise
         markup = decode_bytes(data, where, "utf-8")  # a page that says one charset and is in UTF-8
-    text, title = html_to_markdown(markup, where, main_only=options.html_main)
+    md, title = _convert(markup, where, options.html_main)
     meta = sidecar_metadata(p)
     if title:
         meta["title"] = title
     meta.update(metadata or {})
-    return Document(text, id=doc_id or p.as_posix(), metadata=meta, source=where)
+    return Document(md.text(), id=doc_id or p.as_posix(), metadata=meta, source=where, outline=md.outline())
 
 
 def html_to_markdown(markup: str, where: str = "<html>", main_only: bool = False) -> tuple[str, str | None]:
     """The page's text as Markdown, and its title."""
+    md, title = _convert(markup, where, main_only)
+    return md.text(), title
+
+
+def _convert(markup: str, where: str, main_only: bool) -> tuple[MarkdownText, str | None]:
     html = _lxml(where)
     markup = _XML_DECL.sub("", markup, count=1)
     if not markup.strip():
-        return "", None
+        return MarkdownText(), None
     try:
         root = html.document_fromstring(markup)
     except Exception as e:  # lxml raises ParserError or ValueError on what it cannot parse
@@ -116,7 +121,7 @@ def html_to_markdown(markup: str, where: str = "<html>", main_only: bool = False
         root = main if main is not None else root
     md = MarkdownText()
     _Walker(md).block(root)
-    return md.text(), title or None
+    return md, title or None
 
 
 def _lxml(where: str) -> Any:

@@ -30,12 +30,14 @@ class MarkdownText:
 
     def __init__(self) -> None:
         self.blocks: list[str] = []
+        self.headings: set[int] = set()  # indices of the heading blocks
         self._list_open: str | None = None  # the kind of the list being written ("-" or "1.")
 
     def heading(self, level: int, text: str) -> None:
         text = clean_inline(text)
         if text:
             self._add("#" * max(1, min(6, level)) + " " + text)
+            self.headings.add(len(self.blocks) - 1)
 
     def paragraph(self, text: str) -> None:
         lines = [clean_inline(x) for x in text.split("\n")]
@@ -87,3 +89,12 @@ class MarkdownText:
 
     def text(self) -> str:
         return "\n\n".join(self.blocks) + ("\n" if self.blocks else "")
+
+    def outline(self) -> list[int]:
+        """Offsets in :meth:`text` of the heading lines written by :meth:`heading`."""
+        out, at = [], 0
+        for k, block in enumerate(self.blocks):
+            if k in self.headings:
+                out.append(at)
+            at += len(block) + 2
+        return out

@@ -36,6 +36,7 @@ class PageText:
     text: str
     pages: list[int]  # offset where each page begins
     dropped: int  # running header/footer lines left out
+    outline: list[int]  # offsets of the heading lines written here
 
 
 _CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}々〆ー\u3000-\u303f\uff00-\uffef]"
@@ -149,13 +150,15 @@ def assemble(
     levels = _heading_levels(kept, _body_size(kept))
     parts: list[str] = []
     starts: list[int] = []
+    outline: list[int] = []
     at = 0
     for lines in kept:
         starts.append(at)
-        page = _page_text(lines, levels)
+        page, heads = _page_text(lines, levels)
         parts.append(page)
+        outline += [at + h for h in heads]
         at += len(page)
-    return PageText("".join(parts), starts, len(drop))
+    return PageText("".join(parts), starts, len(drop), outline)
 
 
 def _level(line: Line, levels: dict[float, int]) -> int:
@@ -164,12 +167,14 @@ def _level(line: Line, levels: dict[float, int]) -> int:
     return levels.get(round(line.size, 1), 0)
 
 
-def _page_text(lines: list[Line], levels: dict[float, int]) -> str:
-    """One page: paragraphs split where the line gap is wide, headings marked."""
+def _page_text(lines: list[Line], levels: dict[float, int]) -> tuple[str, list[int]]:
+    """One page: paragraphs split where the line gap is wide, headings marked; and the
+    offsets of the heading lines in it."""
     lines = [line for line in lines if line.text.strip()]
     if not lines:
-        return ""
+        return "", []
     usual = _usual_spacing(lines)
+    marked: set[int] = set()  # indices in ``out`` of the heading lines (a body line may start with "#" too)
     out: list[str] = []
     k = 0
     while k < len(lines):
@@ -186,6 +191,7 @@ def _page_text(lines: list[Line], levels: dict[float, int]) -> str:
             if out and out[-1] != "":
                 out.append("")
             out.append("#" * level + " " + _join(words))
+            marked.add(len(out) - 1)
             out.append("")
         else:
             if out and out[-1] != "" and usual is not None and _wide(lines[k - 1], line, 1.3 * usual):
@@ -194,7 +200,12 @@ def _page_text(lines: list[Line], levels: dict[float, int]) -> str:
         k += 1
     while out and out[-1] == "":
         out.pop()
-    return "\n".join(out) + "\n"
+    heads, at = [], 0
+    for k, line in enumerate(out):
+        if k in marked:
+            heads.append(at)
+        at += len(line) + 1
+    return "\n".join(out) + "\n", heads
 
 
 def _usual_spacing(lines: list[Line]) -> float | None:

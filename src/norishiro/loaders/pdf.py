@@ -69,7 +69,9 @@ def load(
         for n in scanned
     ]
     doc_id = doc_id or p.as_posix()
-    return Document(got.text, id=doc_id, metadata=meta, source=where, pages=got.pages, warnings=warnings)
+    return Document(
+        got.text, id=doc_id, metadata=meta, source=where, pages=got.pages, warnings=warnings, outline=got.outline
+    )
 
 
 class _RunTogether(Exception):

@@ -10,11 +10,11 @@ to localhost by default, and no request body is ever logged.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.base import BaseHTTPMiddleware
 
@@ -22,13 +22,14 @@ from ..analysis.lint import lint_chunks
 from ..analysis.plan import PlanError, plan
 from ..api import iter_chunks
 from ..chunkers import chunker_class, chunker_names
-from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL, ChunkConfig
+from ..config import ChunkConfig
 from ..core.measure import get_sizer
 from ..core.model_tokenizers import local_models
 from ..document import Document
 from ..errors import ContextHeaderError, NorishiroError, OptionError
 from ..rows import parse_chunk_rows
 from ..writers.ollama import curl_command, ollama_body_json
+from .models import ChunkRequest, CountRequest, LoadRequest, PlanRequest, RowsRequest
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 20 * 1024 * 1024
@@ -100,59 +101,6 @@ def _bad(msg: str, status: int = 400, field: str | None = None) -> JSONResponse:
 
 class _TooBig(ValueError):
     pass
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-
-class _PageRequest(_Strict):
-    """A text to look at and how to export its chunks (wrong types are refused, never coerced)."""
-
-    text: str = ""
-    front_matter: bool = True
-    model: str = DEFAULT_MODEL
-    ollama_url: str = DEFAULT_OLLAMA_URL
-    truncate: bool = False
-
-
-class ChunkRequest(_PageRequest):
-    """What the page sends to /api/chunk."""
-
-    size: int = Field(300, ge=1, le=1_000_000)
-    overlap: int = Field(0, ge=0)
-    unit: Literal["chars", "tokens"] = "chars"
-    tokenizer: Optional[str] = None
-    strategy: str = "recursive"
-    header_keys: str = ""
-    metadata: dict[str, Union[str, int, float, bool, None]] = {}
-    pages: Optional[list[int]] = None  # where each page begins, as /api/load gave them
-
-
-class LoadRequest(_Strict):
-    """A file picked in the page (PDF, HTML, Word, text), base64-encoded in JSON."""
-
-    name: str = Field("upload.txt", max_length=255)
-    data: str = ""  # base64
-    format: Optional[str] = None
-    password: Optional[str] = None
-
-
-class RowsRequest(_PageRequest):
-    """Chunks made elsewhere (``norishiro chunk`` JSONL) to look at against their text."""
-
-    rows: str = ""
-
-
-class CountRequest(_Strict):
-    text: str = ""
-    tokenizer: str = "o200k_base"
-
-
-class PlanRequest(_Strict):
-    tokens: int = Field(0, ge=0)
-    size: int = Field(512, ge=1)
-    overlap: int = Field(0, ge=0)
 
 
 async def _body(request: Request, model: type[BaseModel]) -> Any:
@@ -228,12 +176,15 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
             header_keys=d.header_keys,
             structure=True,
         )
-        doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter and not d.pages)
+        loaded = d.pages is not None or d.outline is not None
+        doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter and not loaded)
         if d.pages:
             try:
                 doc.pages = Document(doc.text, pages=d.pages).pages
             except ValueError as e:
                 raise _FieldError(f"pages: {e}", "pages") from None
+        if d.outline is not None:
+            doc.outline = d.outline
         embedder = _hash_embedder() if chunker_class(config.strategy).needs_embedder else None
         chunks = []
         for c in iter_chunks(doc, config, embedder=embedder):
@@ -308,6 +259,7 @@ def _load_page(d: LoadRequest) -> dict[str, Any]:
         "format": fmt,
         "text": doc.text,
         "pages": doc.pages,
+        "outline": doc.outline,
         "title": doc.metadata.get("title"),
         "warnings": [w.replace(str(path), name) for w in doc.warnings],
     }

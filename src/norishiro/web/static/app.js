@@ -64,8 +64,10 @@ function applyLang() {
 function showError(msg) { const e = $("error"); e.textContent = msg; e.hidden = !msg; }
 function showNote(msg) { const e = $("note"); e.textContent = msg; e.hidden = !msg; }
 
-// pages of the loaded file (offsets where each begins), valid while the text is unedited
+// pages of the loaded file (offsets where each begins) and where its loader wrote headings,
+// valid while the text is unedited
 let loadedPages = null;
+let loadedOutline = null;
 const PLAIN = /\.(txt|md|markdown|rst|text)$/i;
 
 function base64(buf) {
@@ -78,12 +80,13 @@ function base64(buf) {
 // PDF, HTML and Word files are read by the server's loaders (the same as the command line)
 async function openFile(f) {
   showError(""); showNote("");
-  loadedPages = null;
+  loadedPages = null; loadedOutline = null;
   if (PLAIN.test(f.name)) { $("text").value = await f.text(); return; }
   try {
     const r = await post("/api/load", { name: f.name, data: base64(await f.arrayBuffer()) });
     $("text").value = r.text;
     loadedPages = r.pages;
+    loadedOutline = r.outline;
     showNote([t("loaded")(r.name, r.format, r.pages ? r.pages.length : 0), ...r.warnings].join("\n"));
   } catch (err) { showError(String(err.message || err)); }
 }
@@ -106,7 +109,7 @@ async function run() {
     unit: unitSel === "chars" ? "chars" : "tokens", tokenizer: unitSel === "chars" ? null : unitSel,
     strategy: $("strategy").value, header_keys: $("header_keys").value, model: $("model").value,
     ollama_url: $("ollama_url").value, truncate: !$("truncate").checked,
-    pages: loadedPages,
+    pages: loadedPages, outline: loadedOutline,
   };
   try {
     lastResult = await post("/api/chunk", body);
@@ -306,7 +309,9 @@ document.addEventListener("DOMContentLoaded", async () => {
     const f = e.target.files[0];
     if (f) await openFile(f);
   });
-  $("text").addEventListener("input", () => { if (loadedPages) { loadedPages = null; showNote(""); } });
+  $("text").addEventListener("input", () => {
+    if (loadedPages || loadedOutline) { loadedPages = null; loadedOutline = null; showNote(""); }
+  });
   for (const id of ["p_tokens", "p_size", "p_overlap"]) $(id).addEventListener("input", plan);
   $("p_use").addEventListener("click", useText);
   $("p_share").addEventListener("click", async () => {
