@@ -97,3 +97,33 @@ def test_character_starts_per_token_match_the_token_bytes(name):
     assert len(table) == len(enc._mergeable_ranks)  # every ordinary token, ids 0..n-1
     for i in range(0, len(table), 7):
         assert table[i] == sum(1 for b in enc.decode_single_token_bytes(i) if b & 0xC0 != 0x80), i
+
+
+def test_rank_table_is_cached_on_disk_and_works_without_a_writable_cache(tmp_path, monkeypatch):
+    from norishiro.core import tokenizers_offline as tk
+
+    monkeypatch.setenv("NORISHIRO_CACHE_DIR", str(tmp_path / "cache"))
+    tk.rank_table.cache_clear()
+    first = tk.rank_table("cl100k_base")
+    files = list((tmp_path / "cache" / "tiktoken").glob("cl100k_base-*.npz"))
+    assert len(files) == 1
+    tk.rank_table.cache_clear()
+    again = tk.rank_table("cl100k_base")  # read back from the file
+    assert again[0] == first[0] and again[1] == first[1] and (again[2] == first[2]).all()
+    ro = tmp_path / "ro"
+    ro.write_text("a file where the cache folder would be")  # mkdir fails: parsed, not cached
+    monkeypatch.setenv("NORISHIRO_CACHE_DIR", str(ro))
+    tk.rank_table.cache_clear()
+    assert tk.rank_table("cl100k_base")[0] == first[0]
+    tk.rank_table.cache_clear()
+
+
+def test_long_texts_use_the_rust_tokenizer_with_the_same_tokens():
+    from norishiro.core import measure
+
+    sizer = measure.TiktokenSizer("o200k_base")
+    text = ("日本語の文です。English words, numbers 12345 and emoji 👍🏽. " * 5000)[: measure.FAST_FROM + 10]
+    long_m = sizer.measure(text)  # tokenized by bpe-openai (when it loads)
+    ref = sizer.encoding.encode_ordinary(text)  # tiktoken itself
+    assert len(long_m.ends) == len(ref) and long_m.ends[-1] == len(text)
+    assert long_m.count(0, len(text)) == len(ref)

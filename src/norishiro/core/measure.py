@@ -210,22 +210,35 @@ class TiktokenMeasure(TokenIndexMeasure):
         return count(head + text[start:p1]) + between + count(text[p2:end])
 
 
+FAST_FROM = 200_000  # characters: from this long, a text is tokenized by the Rust tokenizer
+
+
 class TiktokenSizer:
-    """Tokens of a tiktoken encoding (``o200k_base``, ``cl100k_base``), loaded offline."""
+    """Tokens of a tiktoken encoding (``o200k_base``, ``cl100k_base``), loaded offline.
+
+    Short texts and every count use tiktoken itself (ready in about 0.3 s); bpe-openai's
+    Rust tokenizer, which gives the same tokens faster but takes a second to load, is loaded
+    only for the first text of ``FAST_FROM`` characters or more.
+    """
 
     unit = "tokens"
     context = None
 
     def __init__(self, encoding_name: str = "o200k_base"):
-        from .tokenizers_offline import fast_tokenizer, get_encoding
+        from .tokenizers_offline import get_encoding
 
         self.name = encoding_name
-        self._fast = fast_tokenizer(encoding_name)
-        if self._fast is not None:
-            self._encode = self._fast.encode
-            self.count = self._fast.count  # type: ignore[method-assign]
-        else:
-            self._encode = get_encoding(encoding_name).encode_ordinary
+        self._encode = get_encoding(encoding_name).encode_ordinary
+        self._fast_encode = None
+
+    def _long_encode(self):
+        """The encoder for long texts: the Rust one when it loads, else tiktoken's."""
+        if self._fast_encode is None:
+            from .tokenizers_offline import fast_tokenizer
+
+            fast = fast_tokenizer(self.name)
+            self._fast_encode = fast.encode if fast is not None else self._encode
+        return self._fast_encode
 
     @property
     def encoding(self):
@@ -240,7 +253,8 @@ class TiktokenSizer:
     def measure(self, text: str) -> TiktokenMeasure:
         if not text:
             return TiktokenMeasure(text, [], self.count)
-        tokens = np.asarray(self._encode(text), dtype=np.int64)
+        encode = self._long_encode() if len(text) >= FAST_FROM else self._encode
+        tokens = np.asarray(encode(text), dtype=np.int64)
         # characters that start inside tokens 0..i = the character offset where token i ends
         # (a token that ends inside a multi-byte character rounds up to the character's end)
         char_ends = np.cumsum(_token_char_starts(self.name)[tokens])
@@ -249,16 +263,10 @@ class TiktokenSizer:
 
 @cache
 def _token_char_starts(encoding_name: str) -> np.ndarray:
-    """For every token id, how many UTF-8 characters start inside its bytes (the bytes that
-    are not continuation bytes 10xxxxxx), computed at once over all tokens."""
-    from .tokenizers_offline import token_bytes
+    """For every token id, how many UTF-8 characters start inside its bytes."""
+    from .tokenizers_offline import token_char_starts
 
-    toks = token_bytes(encoding_name)
-    lens = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
-    lead = (np.frombuffer(b"".join(toks), dtype=np.uint8) & 0xC0) != 0x80
-    seen = np.concatenate(([0], np.cumsum(lead, dtype=np.int64)))  # lead bytes in the first k bytes
-    stop = np.cumsum(lens)
-    return seen[stop] - seen[stop - lens]
+    return token_char_starts(encoding_name)
 
 
 class HFTokenizerSizer:

@@ -15,8 +15,12 @@ import gzip
 import hashlib
 import importlib.util
 import os
+import tempfile
 import threading
 from functools import cache
+from pathlib import Path
+
+import numpy as np
 
 SUPPORTED = ("o200k_base", "cl100k_base")
 _lock = threading.Lock()
@@ -53,25 +57,70 @@ def _load_ranks(blobpath: str, expected_hash: str | None = None) -> dict[bytes, 
 @cache
 def _bundled_ranks(name: str) -> tuple[str, dict[bytes, int]]:
     """The sha256 of the bundled rank file and its token bytes -> rank (read once)."""
-    with gzip.open(_bundled_rank_file(name), "rb") as f:
+    sha256, blob, lens = rank_table(name)
+    ends = np.cumsum(lens).tolist()
+    starts = [0, *ends[:-1]]
+    return sha256, {blob[a:b]: i for i, (a, b) in enumerate(zip(starts, ends))}
+
+
+@cache
+def rank_table(name: str) -> tuple[str, bytes, np.ndarray]:
+    """The sha256 of the bundled rank file, every token's bytes joined in rank order, and
+    each token's length. Parsing the rank file (base64, 200,000 lines) takes about 0.4 s, so
+    the result is kept in the user's cache folder, keyed by the rank file's size and time,
+    and read back in a few milliseconds; without a writable cache it is parsed each time."""
+    src = _bundled_rank_file(name)
+    st = os.stat(src)
+    cached = _cache_dir() / f"{name}-{st.st_size}-{st.st_mtime_ns}.npz"
+    try:
+        with np.load(cached, allow_pickle=False) as z:
+            return str(z["sha256"]), z["blob"].tobytes(), z["lens"]
+    except (OSError, KeyError, ValueError):
+        pass
+    with gzip.open(src, "rb") as f:
         data = f.read()
     a2b = binascii.a2b_base64
-    ranks = {}
+    toks: dict[int, bytes] = {}
     for line in data.splitlines():
         if line:
             token, rank = line.split()
-            ranks[a2b(token)] = int(rank)
-    return hashlib.sha256(data).hexdigest(), ranks
+            toks[int(rank)] = a2b(token)
+    if sorted(toks) != list(range(len(toks))):
+        raise OfflineTokenizerError(f"bundled {name} ranks are not 0..n-1")
+    ordered = [toks[i] for i in range(len(toks))]
+    sha256, blob = hashlib.sha256(data).hexdigest(), b"".join(ordered)
+    lens = np.fromiter(map(len, ordered), dtype=np.int64, count=len(ordered))
+    _save(cached, sha256=np.array(sha256), blob=np.frombuffer(blob, dtype=np.uint8), lens=lens)
+    return sha256, blob, lens
 
 
-def token_bytes(name: str) -> list[bytes]:
-    """The bytes of every ordinary token of ``name``, indexed by token id (rank), from the
-    bundled rank file checked against tiktoken's pinned sha256 (no ``Encoding`` built)."""
-    ranks = _construct(name, _load_ranks)["mergeable_ranks"]
-    out = [b""] * (max(ranks.values()) + 1)
-    for tok, rank in ranks.items():
-        out[rank] = tok
-    return out
+def _cache_dir() -> Path:
+    base = os.environ.get("NORISHIRO_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "norishiro"
+    )
+    return Path(base) / "tiktoken"
+
+
+def _save(path: Path, **arrays: np.ndarray) -> None:
+    """Write the cache file whole (a temporary file renamed), or not at all."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home: parse again next time
+
+
+def token_char_starts(name: str) -> np.ndarray:
+    """For every token id, how many UTF-8 characters start inside its bytes (the bytes that
+    are not continuation bytes 10xxxxxx), from the bundled rank table."""
+    _, blob, lens = rank_table(name)
+    lead = (np.frombuffer(blob, dtype=np.uint8) & 0xC0) != 0x80
+    seen = np.concatenate(([0], np.cumsum(lead, dtype=np.int64)))  # lead bytes in the first k bytes
+    stop = np.cumsum(lens)
+    return seen[stop] - seen[stop - lens]
 
 
 def _construct(name: str, loader) -> dict:
