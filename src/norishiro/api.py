@@ -18,6 +18,7 @@ from .chunk import Chunk
 from .chunkers import Region, chunker_class
 from .config import ChunkConfig, SemanticConfig
 from .core.boundaries import Boundaries, Level, parse_level
+from .core.canonical import section_names
 from .core.headers import HeaderRenderer
 from .core.measure import Sizer, get_sizer
 from .core.structure import LabelledText, PlainText, Section
@@ -121,9 +122,12 @@ def iter_chunks(
     embedder: Any = None,
     cache: Any = None,
     trace: Any = None,
+    excluded: list[Section] | None = None,
     **options: Any,
 ) -> Iterator[Chunk]:
-    """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output)."""
+    """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output).
+    ``excluded`` (a list) receives the sections left out by ``sections_include`` /
+    ``sections_exclude``, so that a caller can report them."""
     doc = _as_document(text_or_document)
     config, sizer, runtime = resolve(config, **options)
     text, meta = doc.text, doc.metadata
@@ -144,6 +148,9 @@ def iter_chunks(
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     regions = _Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
+    names = section_names(config.section_map)
+    if excluded is not None:
+        regions.excluded = excluded
     i = 0
     for region in regions:
         for s, e, n in chunker.spans(region):
@@ -160,6 +167,7 @@ def iter_chunks(
                     metadata=dict(meta) if meta else {},
                     headings=list(sec.headings),
                     section=sec.headings[-1] if sec.headings else None,
+                    section_canonical=names.of_path(sec.headings),
                     embed_text=(region.prefix(s) if region.prefix else "") + text[a:b],
                 ),
                 doc,
@@ -190,6 +198,7 @@ class _Regions:
         self.t_starts = [x.body_start for x in self.tables]
         self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
         self._room: dict[tuple[str, str], bool] = {}
+        self.excluded: list[Section] = []
 
     def section_of(self, pos: int) -> Section:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
@@ -209,6 +218,31 @@ class _Regions:
                 return head + th
         return head
 
+    def _selected(self) -> list[tuple[int, int, list[Section]]]:
+        """The spans to chunk: each section, or the whole text (``whole``); with a section
+        filter, only the chosen sections (runs of them, when ``whole``), the others noted in
+        ``excluded``."""
+        cfg = self.config
+        if not (cfg.sections_include or cfg.sections_exclude):
+            if self.whole:
+                return [(0, len(self.doc.text), self.sections)]
+            return [(x.start, x.end, [x]) for x in self.sections]
+        names = section_names(cfg.section_map)
+        out: list[tuple[int, int, list[Section]]] = []
+        joined = False
+        for sec in self.sections:
+            if not names.selects(sec.headings, cfg.sections_include, cfg.sections_exclude):
+                self.excluded.append(sec)
+                joined = False
+                continue
+            if self.whole and joined:
+                a, _b, secs = out[-1]
+                out[-1] = (a, sec.end, secs + [sec])
+            else:
+                out.append((sec.start, sec.end, [sec]))
+            joined = True
+        return out
+
     def _check_header(self, head: str, checked: set[str]) -> None:
         if not head or head in checked:
             return
@@ -219,7 +253,7 @@ class _Regions:
 
     def __iter__(self) -> Iterator[Region]:
         text, cfg = self.doc.text, self.config
-        spans = [(0, len(text), self.sections)] if self.whole else [(x.start, x.end, [x]) for x in self.sections]
+        spans = self._selected()
         checked: set[str] = set()
         dynamic = self.renderer.active or bool(self.tables)
         for a, b, secs in spans:

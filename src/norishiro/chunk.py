@@ -38,6 +38,7 @@ class Chunk:
         "embed_text",
         "page_start",
         "page_end",
+        "section_canonical",
     )
 
     def __init__(
@@ -57,6 +58,7 @@ class Chunk:
         doc: Any = None,
         page_start: int | None = None,
         page_end: int | None = None,
+        section_canonical: str | None = None,
     ):
         self.text = text
         self.start = start
@@ -72,6 +74,7 @@ class Chunk:
         self.embed_text = text if embed_text is None else embed_text
         self.page_start = page_start
         self.page_end = page_end
+        self.section_canonical = section_canonical
 
     @property
     def doc_id(self) -> str:
@@ -92,7 +95,8 @@ class Chunk:
         return self._id
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSONL row; ``page_start``/``page_end`` only for documents with pages."""
+        """The JSONL row; ``page_start``/``page_end`` only for documents with pages, and
+        ``section_canonical`` only when the section table knows the chunk's section."""
         row = {
             "doc_id": self.doc_id,
             "id": self.id,
@@ -108,6 +112,8 @@ class Chunk:
         }
         if self.page_start is not None:
             row["page_start"], row["page_end"] = self.page_start, self.page_end
+        if self.section_canonical is not None:
+            row["section_canonical"] = self.section_canonical
         return row
 
     def __eq__(self, other: object) -> bool:

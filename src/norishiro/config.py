@@ -41,6 +41,19 @@ def _whole(option: str, value: Any, minimum: int) -> None:
         raise OptionError(option, value, f"a whole number >= {minimum}")
 
 
+def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
+    """(variant, canonical) pairs from pairs or a mapping canonical -> [variants]."""
+    from .core.canonical import section_map_pairs
+
+    if isinstance(value, Mapping):
+        return section_map_pairs(value)
+    try:
+        pairs = tuple((str(a), str(b)) for a, b in value)
+    except (TypeError, ValueError):
+        raise OptionError("section_map", value, "(variant, canonical name) pairs") from None
+    return pairs
+
+
 def _names(option: str, value: Any) -> tuple[str, ...]:
     """A list of names from a list or a comma-separated string."""
     if value is None:
@@ -91,7 +104,9 @@ class ChunkConfig:
     ``unit="chars"`` together with a tokenizer is refused (say ``unit="tokens"``).
     ``structure`` (the default for strings and documents alike): sections are not crossed
     unless ``cross_sections``, code, tables and lists stay whole; ``structure=False`` treats
-    the text as plain.
+    the text as plain. ``sections_include`` / ``sections_exclude``: canonical section names
+    (``history_of_present_illness``) or headings as written, to chunk only some sections;
+    ``section_map``: more (variant, canonical name) pairs for the table of section names.
     """
 
     size: int = 512
@@ -104,6 +119,9 @@ class ChunkConfig:
     structure: bool = True
     cross_sections: bool = False
     section_labels: tuple[str, ...] = ()
+    sections_include: tuple[str, ...] = ()
+    sections_exclude: tuple[str, ...] = ()
+    section_map: tuple[tuple[str, str], ...] = ()
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
 
     def __post_init__(self) -> None:
@@ -142,6 +160,16 @@ class ChunkConfig:
         object.__setattr__(self, "tokenizer", tokenizer)
         object.__setattr__(self, "header_keys", _names("header_keys", self.header_keys))
         object.__setattr__(self, "section_labels", _names("section_labels", self.section_labels))
+        for name in ("sections_include", "sections_exclude"):
+            object.__setattr__(self, name, _names(name, getattr(self, name)))
+        object.__setattr__(self, "section_map", _pairs(self.section_map))
+        if (self.sections_include or self.sections_exclude) and not self.structure:
+            raise OptionError(
+                "sections_include" if self.sections_include else "sections_exclude",
+                ",".join(self.sections_include or self.sections_exclude),
+                "sections, which plain text (structure off) does not have",
+                "leave structure on to choose sections",
+            )
         if self.header_template is not None and not isinstance(self.header_template, str):
             raise OptionError("header_template", self.header_template, "a format string")
         for name in ("structure", "cross_sections"):
@@ -162,6 +190,9 @@ class ChunkConfig:
         d = dataclasses.asdict(self)
         d["header_keys"] = list(self.header_keys)
         d["section_labels"] = list(self.section_labels)
+        d["sections_include"] = list(self.sections_include)
+        d["sections_exclude"] = list(self.sections_exclude)
+        d["section_map"] = [list(p) for p in self.section_map]
         return d
 
     @classmethod
@@ -221,7 +252,15 @@ class ChunkConfig:
         if self.tokenizer:
             parts.append(f"tokenizer={self.tokenizer}")
         default = ChunkConfig()
-        for name in ("header_keys", "header_template", "structure", "cross_sections", "section_labels"):
+        for name in (
+            "header_keys",
+            "header_template",
+            "structure",
+            "cross_sections",
+            "section_labels",
+            "sections_include",
+            "sections_exclude",
+        ):
             v = getattr(self, name)
             if v != getattr(default, name):
                 parts.append(f"{name}={','.join(v) if isinstance(v, tuple) else v}")

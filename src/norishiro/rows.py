@@ -90,6 +90,7 @@ def chunk_from_row(d: Any) -> Chunk:
         embed_text=embed_text,
         page_start=_page(d, "page_start"),
         page_end=_page(d, "page_end"),
+        section_canonical=d.get("section_canonical") if isinstance(d.get("section_canonical"), str) else None,
     )
 
 

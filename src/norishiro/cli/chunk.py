@@ -11,20 +11,19 @@ from ..api import iter_chunks
 from ..config import DEFAULT_MODEL
 from ..errors import NorishiroError
 from ..loaders import iter_paths
+from ..scale.pool import left_out
 from ..writers import WRITERS, OllamaBodyWriter, make_writer
 from .common import (
     CONTEXT,
     Problems,
-    Reading,
     chunk_options,
     config_from_options,
     describe,
     err,
-    input_options,
-    load_inputs,
     parse_meta,
     runtime_for,
 )
+from .reading import Reading, input_options, load_inputs
 from .stats import Progress, Stats, open_output, warn_context
 
 
@@ -157,6 +156,8 @@ def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncat
         sys.exit(1)
     if not quiet:
         stats.report(config.unit, output)
+    if stats.left_out:
+        err(f"sections left out (--sections): {stats.left_out_summary()}")
     if stats.over:
         err(
             f"warning: {stats.over} chunk(s) exceed the budget: each is a single grapheme larger "
@@ -202,10 +203,12 @@ def _serial_rows(paths, job, runtime, stats, problems, traces, exclude, progress
 
             kw["trace"] = SemanticTrace()
             traces.append((doc.id, kw["trace"]))
+        excluded: list = []
         try:
-            for c in iter_chunks(doc, job.config, **kw):
+            for c in iter_chunks(doc, job.config, excluded=excluded, **kw):
                 progress.chunk(c.end)
                 yield c.to_dict()
+            stats.left_out += left_out(doc, excluded)
         except NorishiroError as e:  # this document fails; the others go on
             problems.add(describe(e))
             if e.stops_run:  # the same would happen to every other document
@@ -225,10 +228,11 @@ def _existing_files(paths, problems, exclude):
 def _parallel_rows(paths, job, workers, stats, problems, exclude, progress):
     from ..scale import parallel_chunk_rows
 
-    for path, got, found in parallel_chunk_rows(_existing_files(paths, problems, exclude), job, workers):
+    for path, got, found, left in parallel_chunk_rows(_existing_files(paths, problems, exclude), job, workers):
         progress.file_done(path)
         for problem in found:
             problems(problem)
+        stats.left_out += left
         if got is not None and not any(p.skipped for p in found):
             stats.docs += 1
             yield from got

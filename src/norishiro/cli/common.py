@@ -7,20 +7,15 @@ done and written); 2 usage error (a flag or its value is wrong; nothing was done
 
 from __future__ import annotations
 
-import functools
-import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import click
 
 from ..chunkers import chunker_names
 from ..config import BREAKPOINT_METHODS, DEFAULT_OLLAMA_URL, ChunkConfig, SemanticConfig
-from ..document import Document
+from ..core.canonical import read_section_map
 from ..errors import ContextHeaderError, NorishiroError, OptionError
-from ..loaders import FORMATS, LoadOptions, Problem, iter_documents
-from ..loaders.options import PDF_ENGINES
+from ..loaders import Problem
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -34,6 +29,9 @@ FLAGS = {
     "header_keys": "--header-keys",
     "header_template": "--header-template",
     "section_labels": "--section-labels",
+    "sections_include": "--sections include=",
+    "sections_exclude": "--sections exclude=",
+    "section_map": "--section-map",
     "structure": "--no-structure",
     "cross_sections": "--cross-sections",
     "embedder": "--embedder",
@@ -117,97 +115,6 @@ class Problems(list):
         return ", ".join(parts)
 
 
-@dataclass(frozen=True)
-class Reading:
-    """How the input files are read: the text encoding and the loaders' options."""
-
-    encoding: str = "utf-8"
-    options: LoadOptions = LoadOptions()
-
-
-def input_options(f):
-    """The options of reading files (every command that takes document PATHS); the command
-    receives them as one ``reading`` argument."""
-
-    @functools.wraps(f)
-    def command(*args, **kw):
-        try:
-            options = LoadOptions(
-                format=kw.pop("format_in"),
-                password=kw.pop("password"),
-                pdf_engine=kw.pop("pdf_engine"),
-                page_furniture="keep" if kw.pop("keep_page_furniture") else "drop",
-                cjk_spaces=kw.pop("cjk_spaces"),
-                nfkc=kw.pop("nfkc"),
-                html_main=kw.pop("html_main"),
-            )
-        except NorishiroError as e:
-            raise usage_error(e) from None
-        kw["reading"] = Reading(kw.pop("encoding"), options)
-        return f(*args, **kw)
-
-    opts = [
-        click.option(
-            "--encoding",
-            default="utf-8",
-            show_default=True,
-            help="Text encoding of text files (e.g. cp932 for Shift_JIS); HTML declares its own.",
-        ),
-        click.option(
-            "--format-in",
-            type=click.Choice(list(FORMATS)),
-            default=None,
-            help="Read every input as this format (default: sniffed from the file's first bytes, then its ending).",
-        ),
-        click.option("--password", default=None, help="Password of encrypted PDF files."),
-        click.option(
-            "--pdf-engine",
-            type=click.Choice(PDF_ENGINES),
-            default="auto",
-            show_default=True,
-            help="pypdf; pdfium (pypdfium2: faster, keeps the spaces between words that pypdf loses "
-            "on some files); auto: pypdf, or pdfium when pypdf runs the words together.",
-        ),
-        click.option(
-            "--keep-page-furniture",
-            is_flag=True,
-            help="Keep the running headers, footers and page numbers of PDF pages (left out by default).",
-        ),
-        click.option(
-            "--cjk-spaces",
-            type=click.Choice(["auto", "on", "off"]),
-            default="auto",
-            show_default=True,
-            help="Remove spaces a PDF put between CJK characters (本日 の 議事録): auto where they are "
-            "frequent enough to be an artefact.",
-        ),
-        click.option("--nfkc", is_flag=True, help="Fold full-width ASCII and half-width kana (NFKC) in PDF text."),
-        click.option(
-            "--html-main",
-            is_flag=True,
-            help="Web pages: keep only the main content (trafilatura; norishiro[html-main]).",
-        ),
-    ]
-    for o in reversed(opts):
-        command = o(command)
-    return command
-
-
-def load_inputs(
-    paths: tuple[str, ...], reading: Reading, problems: Problems, metadata: dict | None = None, exclude=()
-) -> Iterator[Document]:
-    """Documents from PATHS (files, folders, '-' for standard input; none means '-')."""
-    return iter_documents(
-        paths or ("-",),
-        encoding=reading.encoding,
-        metadata=metadata,
-        stdin=sys.stdin.buffer,
-        on_problem=problems,
-        exclude=exclude,
-        options=reading.options,
-    )
-
-
 def chunk_options(f):
     """The options that make a ChunkConfig (chunk, lint)."""
     opts = [
@@ -286,6 +193,22 @@ def chunk_options(f):
             help="More section names recognised before a colon, e.g. 申し送り,Impression.",
         ),
         click.option(
+            "--sections",
+            "sections",
+            multiple=True,
+            metavar="include=NAMES|exclude=NAMES",
+            help="Chunk only some sections, by canonical name (history_of_present_illness, lab_results, "
+            "plan ...) or heading as written: include=history_of_present_illness,lab_results or "
+            "exclude=social_history. What is left out is reported.",
+        ),
+        click.option(
+            "--section-map",
+            default=None,
+            type=click.Path(dir_okay=False),
+            metavar="FILE.json",
+            help='More header variants for the canonical names: {"history_of_present_illness": ["病状経過"]}.',
+        ),
+        click.option(
             "--embedder",
             "sem_embedder",
             default="local",
@@ -339,12 +262,29 @@ CHUNK_OPTION_NAMES = (
     "cross_sections",
     "no_structure",
     "section_labels",
+    "sections",
+    "section_map",
     "sem_embedder",
     "sem_method",
     "sem_param",
     "sem_window",
     "ollama_url",
 )
+
+
+def _section_choice(specs: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """``--sections include=a,b --sections exclude=c`` -> the config's two fields."""
+    out: dict[str, tuple[str, ...]] = {"sections_include": (), "sections_exclude": ()}
+    for spec in specs:
+        kind, sep, names = spec.partition("=")
+        if not sep or kind.strip() not in ("include", "exclude") or not names.strip():
+            raise click.UsageError(
+                f"--sections {spec!r}: write include=NAMES or exclude=NAMES, "
+                "e.g. --sections include=history_of_present_illness,lab_results"
+            )
+        key = f"sections_{kind.strip()}"
+        out[key] += tuple(x.strip() for x in names.split(",") if x.strip())
+    return out
 
 
 def config_from_options(opts: dict[str, Any]) -> ChunkConfig:
@@ -361,6 +301,8 @@ def config_from_options(opts: dict[str, Any]) -> ChunkConfig:
             structure=not opts["no_structure"],
             cross_sections=opts["cross_sections"],
             section_labels=opts["section_labels"] or (),
+            **_section_choice(opts["sections"]),
+            section_map=read_section_map(opts["section_map"]) if opts["section_map"] else (),
             semantic=SemanticConfig(
                 embedder=opts["sem_embedder"],
                 method=opts["sem_method"],

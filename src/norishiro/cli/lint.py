@@ -16,11 +16,10 @@ from .common import (
     chunk_options,
     config_from_options,
     describe,
-    input_options,
-    load_inputs,
     parse_meta,
     runtime_for,
 )
+from .reading import input_options, load_inputs
 
 
 def _read_chunks(path: str) -> dict[str, list]:

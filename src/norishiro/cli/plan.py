@@ -11,7 +11,8 @@ import click
 from ..chunkers import chunker_names
 from ..config import ChunkConfig
 from ..errors import NorishiroError
-from .common import CONTEXT, Problems, input_options, load_inputs, usage_error
+from .common import CONTEXT, Problems, usage_error
+from .reading import input_options, load_inputs
 
 
 def _fmt_bytes(n: int | None) -> str:

@@ -9,7 +9,8 @@ import click
 
 from ..api import segment
 from ..core.boundaries import LEVEL_NAMES
-from .common import CONTEXT, Problems, input_options, load_inputs
+from .common import CONTEXT, Problems
+from .reading import input_options, load_inputs
 
 
 @click.command("segment", context_settings=CONTEXT)

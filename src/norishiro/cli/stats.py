@@ -21,6 +21,7 @@ class Stats:
         self.over = 0
         self.meta_keys: set[str] = set()
         self._doc = None
+        self.left_out: list[tuple[str, int]] = []  # sections a --sections filter left out
 
     def add(self, row: dict[str, Any]) -> None:
         if row.get("doc_id") != self._doc:  # once per document
@@ -40,6 +41,16 @@ class Stats:
         if not self.chunks:
             return []
         return [k for k in keys if k not in self.meta_keys and k not in ("section", "headings")]
+
+    def left_out_summary(self) -> str:
+        """``5 sections, 1,234 characters: 既往歴 ×2, 生活歴 ×2, Plan``."""
+        from collections import Counter
+
+        names = Counter(name for name, _ in self.left_out)
+        listed = ", ".join(f"{n} ×{k}" if k > 1 else n for n, k in names.most_common(8))
+        more = f" and {len(names) - 8} more" if len(names) > 8 else ""
+        chars = sum(c for _, c in self.left_out)
+        return f"{len(self.left_out)} section(s), {chars:,} characters: {listed}{more}"
 
     def report(self, unit: str, output: str | None) -> None:
         from rich.table import Table

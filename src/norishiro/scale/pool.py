@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Optional
 
 from ..api import iter_chunks
 from ..config import ChunkConfig
@@ -14,7 +14,7 @@ from ..document import BinaryFileError, Document, DocumentError
 from ..errors import NorishiroError
 from ..loaders import LoadOptions, Problem, load_document
 
-__all__ = ["FileJob", "chunk_rows", "parallel_chunk_rows"]
+__all__ = ["FileJob", "chunk_rows", "left_out", "parallel_chunk_rows"]
 
 
 @dataclass(frozen=True)
@@ -27,35 +27,46 @@ class FileJob:
     load: LoadOptions = field(default_factory=LoadOptions)
 
 
-def chunk_rows(doc: Document, config: ChunkConfig) -> list[dict[str, Any]]:
-    """One document's chunks as plain rows (the JSONL/Parquet columns)."""
-    return [c.to_dict() for c in iter_chunks(doc, config)]
+def chunk_rows(doc: Document, config: ChunkConfig, excluded: list | None = None) -> list[dict[str, Any]]:
+    """One document's chunks as plain rows (the JSONL/Parquet columns); ``excluded``
+    receives the sections a section filter left out."""
+    return [c.to_dict() for c in iter_chunks(doc, config, excluded=excluded)]
 
 
-def _chunk_path(args: tuple[str, FileJob]) -> tuple[str, list[dict] | None, list[Problem]]:
+def left_out(doc: Document, sections: list) -> list[tuple[str, int]]:
+    """(section name, characters) of sections a filter left out, for the report."""
+    return [((s.headings[-1] if s.headings else "(before the first heading)"), s.end - s.start) for s in sections]
+
+
+Result = tuple[str, Optional[list[dict]], list[Problem], list[tuple[str, int]]]
+
+
+def _chunk_path(args: tuple[str, FileJob]) -> Result:
     path, job = args
     try:
         doc = load_document(path, encoding=job.encoding, metadata=dict(job.metadata) or None, options=job.load)
     except BinaryFileError as e:
-        return path, [], [Problem(path, str(e), error=False)]
+        return path, [], [Problem(path, str(e), error=False)], []
     except DocumentError as e:
-        return path, None, [Problem(path, str(e))]
+        return path, None, [Problem(path, str(e))], []
     notes = [Problem(path, w, error=False, partial=True) for w in doc.warnings]
+    excluded: list = []
     try:
-        return path, chunk_rows(doc, job.config), notes
+        return path, chunk_rows(doc, job.config, excluded), notes, left_out(doc, excluded)
     except NorishiroError as e:
-        return path, None, [Problem(path, f"{path}: {e}")]
+        return path, None, [Problem(path, f"{path}: {e}")], []
 
 
 def parallel_chunk_rows(
     paths: Sequence[str | os.PathLike],
     job: FileJob,
     workers: int = 2,
-) -> Iterator[tuple[str, list[dict] | None, list[Problem]]]:
-    """``(path, rows, problems)`` per file, in the order of ``paths``, chunked by ``workers``
-    processes. Results are yielded as soon as they are next in order, so memory holds at
-    most a few documents' chunks at a time. ``rows`` is None for a file that failed, empty
-    for one skipped (binary); ``problems`` say why, and what a file read in part lacks."""
+) -> Iterator[Result]:
+    """``(path, rows, problems, left_out)`` per file, in the order of ``paths``, chunked by
+    ``workers`` processes. Results are yielded as soon as they are next in order, so memory
+    holds at most a few documents' chunks at a time. ``rows`` is None for a file that failed,
+    empty for one skipped (binary); ``problems`` say why, and what a file read in part
+    lacks; ``left_out`` names the sections a section filter left out, with their sizes."""
     items = [(str(p), job) for p in paths]
     if workers <= 1:
         yield from map(_chunk_path, items)

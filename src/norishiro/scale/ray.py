@@ -31,8 +31,8 @@ def _rows_for_record(record: dict[str, Any], job: FileJob) -> list[dict[str, Any
         doc = Document(record["text"], id=str(record["doc_id"]), metadata=meta)
     rows = chunk_rows(doc, job.config)
     for r in rows:  # Arrow wants stable columns and types: nested values as JSON text
-        r.setdefault("page_start", None)
-        r.setdefault("page_end", None)
+        for key in ("page_start", "page_end", "section_canonical"):
+            r.setdefault(key, None)
         r["headings"] = json.dumps(r["headings"], ensure_ascii=False)
         r["metadata"] = json.dumps(r["metadata"], ensure_ascii=False)
     return rows
@@ -45,7 +45,18 @@ def ray_chunk_dataset(ds, job: FileJob, num_cpus: float = 0.5):
     (and optionally ``metadata`` as a dict or JSON text). Output rows have the columns of
     the JSONL output (``headings`` and ``metadata`` as JSON text).
     """
-    return ds.flat_map(lambda rec: _rows_for_record(rec, job), num_cpus=num_cpus)
+    return ds.flat_map(lambda rec: _rows_for_record(rec, job), num_cpus=num_cpus).map_batches(
+        _typed, batch_format="pyarrow", num_cpus=num_cpus
+    )
+
+
+def _typed(batch):
+    """A batch with the Parquet output's column types (a block whose rows all lack pages
+    would otherwise hold a null column that cannot join a block that has them)."""
+    from ..writers.parquet import row_schema
+
+    schema = row_schema()
+    return batch.select(schema.names).cast(schema)
 
 
 class RayEmbedStage:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["ROW_COLUMNS", "ParquetWriter", "write_vectors_parquet", "read_vectors_parquet"]
+__all__ = ["ROW_COLUMNS", "row_schema", "ParquetWriter", "write_vectors_parquet", "read_vectors_parquet"]
 
 ROW_COLUMNS = (
     "doc_id",
@@ -27,6 +27,7 @@ ROW_COLUMNS = (
     "embed_text",
     "page_start",
     "page_end",
+    "section_canonical",
 )
 
 
@@ -37,6 +38,15 @@ def _pyarrow():
     except ImportError:
         raise ImportError("Parquet needs pyarrow: pip install 'norishiro[parquet]'") from None
     return pa, pq
+
+
+def row_schema():
+    """Fixed column types, so that files of documents with and without pages (or known
+    sections) match, whatever the first rows hold."""
+    pa, _ = _pyarrow()
+    types = {"index": pa.int64(), "start": pa.int64(), "end": pa.int64(), "size": pa.int64()}
+    types |= {"page_start": pa.int32(), "page_end": pa.int32()}
+    return pa.schema([(k, types.get(k, pa.string())) for k in ROW_COLUMNS])
 
 
 class ParquetWriter:
@@ -75,11 +85,7 @@ class ParquetWriter:
         self.buf.clear()
 
     def _schema(self):
-        """Fixed column types, so that files of documents with and without pages match."""
-        pa = self.pa
-        types = {"index": pa.int64(), "start": pa.int64(), "end": pa.int64(), "size": pa.int64()}
-        types |= {"page_start": pa.int32(), "page_end": pa.int32()}
-        return pa.schema([(k, types.get(k, pa.string())) for k in ROW_COLUMNS])
+        return row_schema()
 
     def close(self) -> None:
         self._flush()
