@@ -9,9 +9,9 @@ import click
 
 from ..api import iter_chunks
 from ..config import DEFAULT_MODEL
+from ..core.structure import section_sizes
 from ..errors import NorishiroError
 from ..loaders import iter_paths
-from ..scale.pool import left_out
 from ..writers import WRITERS, OllamaBodyWriter, make_writer
 from .common import (
     CONTEXT,
@@ -208,7 +208,7 @@ def _serial_rows(paths, job, runtime, stats, problems, traces, exclude, progress
             for c in iter_chunks(doc, job.config, excluded=excluded, **kw):
                 progress.chunk(c.end)
                 yield c.to_dict()
-            stats.left_out += left_out(doc, excluded)
+            stats.left_out += section_sizes(excluded)
         except NorishiroError as e:  # this document fails; the others go on
             problems.add(describe(e))
             if e.stops_run:  # the same would happen to every other document

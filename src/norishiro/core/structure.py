@@ -279,6 +279,11 @@ def find_sections(
     return out or [Section(0, len(text), [])]
 
 
+def section_sizes(sections: Sequence[Section]) -> list[tuple[str, int]]:
+    """(name, characters) of each section, to report sections left out."""
+    return [((s.headings[-1] if s.headings else "(before the first heading)"), s.end - s.start) for s in sections]
+
+
 def attach_bare_headings(sections: list[Section]) -> list[Section]:
     """A section that is nothing but its heading (a title, ■ 2025/8/19, ## 経過 followed
     at once by ### 血液検査) joins the section after it: a chunk that is only a heading

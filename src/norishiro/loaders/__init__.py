@@ -11,7 +11,6 @@ that one bad file never stops the others.
 from __future__ import annotations
 
 import os
-import zipfile
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import import_module
@@ -71,10 +70,12 @@ def sniff_format(path: str | os.PathLike, head: bytes | None = None) -> str:
 
 def _is_word(path: str | os.PathLike) -> bool:
     """A zip file holding a Word document body."""
+    import zipfile
+
     try:
         with zipfile.ZipFile(path) as z:
             return "word/document.xml" in z.namelist()
-    except (OSError, zipfile.BadZipFile):
+    except (OSError, zipfile.BadZipFile, ValueError):
         return Path(path).suffix.lower() == ".docx"  # a damaged one: its loader says what is wrong
 
 

@@ -10,11 +10,12 @@ from typing import Any, Optional
 
 from ..api import iter_chunks
 from ..config import ChunkConfig
+from ..core.structure import section_sizes
 from ..document import BinaryFileError, Document, DocumentError
 from ..errors import NorishiroError
 from ..loaders import LoadOptions, Problem, load_document
 
-__all__ = ["FileJob", "chunk_rows", "left_out", "parallel_chunk_rows"]
+__all__ = ["FileJob", "chunk_rows", "parallel_chunk_rows"]
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,6 @@ def chunk_rows(doc: Document, config: ChunkConfig, excluded: list | None = None)
     return [c.to_dict() for c in iter_chunks(doc, config, excluded=excluded)]
 
 
-def left_out(doc: Document, sections: list) -> list[tuple[str, int]]:
-    """(section name, characters) of sections a filter left out, for the report."""
-    return [((s.headings[-1] if s.headings else "(before the first heading)"), s.end - s.start) for s in sections]
-
-
 Result = tuple[str, Optional[list[dict]], list[Problem], list[tuple[str, int]]]
 
 
@@ -52,7 +48,7 @@ def _chunk_path(args: tuple[str, FileJob]) -> Result:
     notes = [Problem(path, w, error=False, partial=True) for w in doc.warnings]
     excluded: list = []
     try:
-        return path, chunk_rows(doc, job.config, excluded), notes, left_out(doc, excluded)
+        return path, chunk_rows(doc, job.config, excluded), notes, section_sizes(excluded)
     except NorishiroError as e:
         return path, None, [Problem(path, f"{path}: {e}")], []
 
