@@ -336,6 +336,7 @@ def test_load_api_reads_pdf_with_pages_and_chunks_carry_them(client, tmp_path):
     page = client.post("/api/chunk", json={"text": d["text"], "pages": d["pages"], "size": 120}).json()
     (c,) = [c for c in page["chunks"] if "セフトリアキソン" in c["text"]]
     assert (c["page_start"], c["page_end"]) == (2, 2) and c["section"] == "入院経過"
+    assert c["section_canonical"] == "hospital_course"
     bad = client.post("/api/chunk", json={"text": "short", "pages": [0, 99], "size": 120})
     assert bad.status_code == 400 and bad.json()["field"] == "pages"
     broken = client.post("/api/load", json={"name": "x.pdf", "data": base64.b64encode(b"%PDF-1.4 junk").decode()})
@@ -361,7 +362,7 @@ def test_browser_opens_a_pdf_and_shows_page_numbers(page, tmp_path):
     page.click("#run")
     _wait_count(page, "#chunks li", lambda n: n >= 5)
     metas = page.eval_on_selector_all("#chunks li .meta", "els => els.map(e => e.textContent)")
-    assert any("p. 2" in m and "入院経過" in m for m in metas)
+    assert any("p. 2" in m and "入院経過 [hospital_course]" in m for m in metas)
     page.fill("#text", page.input_value("#text") + "追記。")  # edited: the page numbers no longer apply
     page.click("#run")
     _wait_count(page, "#chunks li", lambda n: n >= 5)

@@ -89,16 +89,21 @@ from .stats import Progress, Stats, open_output, warn_context
 def chunk_cmd(paths, sem_plot, fmt, workers, engine, ray_address, model, truncate, output, quiet, reading, **opts):
     """Split PATHS (files, directories, or - for standard input) into chunks.
 
-    Each JSONL line holds doc_id, id, index, start, end, size and text; start and end are
-    exact offsets into the document body (front matter removed). A summary (documents,
-    chunks, longest, mean fill) goes to standard error. A file that cannot be decoded is
-    reported with its byte offset and skipped; the others are still written, and the exit
-    code is 1.
+    Text, Markdown, PDF, HTML and Word (.docx) files are read (the format is sniffed from
+    the file's first bytes; --format-in forces one). Each JSONL line holds doc_id, id,
+    index, start, end, size, text, headings, section, metadata and embed_text, plus
+    page_start/page_end for PDFs and section_canonical where the section is known; start and
+    end are exact offsets into the document text (front matter removed; for PDF, HTML and
+    Word, the text norishiro extracted). A summary (documents, chunks, longest, mean fill)
+    goes to standard error. A file that cannot be read is reported with what is wrong and
+    where, and skipped; the others are still written, and the exit code is 1.
 
     \b
     Examples:
       norishiro chunk docs/ --size 400 --overlap 60 -o chunks.jsonl
       norishiro chunk notes.md --tokenizer o200k_base --size 256 --format text
+      norishiro chunk report.pdf page.html letter.docx --size 400 --format text
+      norishiro chunk notes/ --sections include=history_of_present_illness,lab_results
       norishiro chunk notes/ --size 300 --format curl --model bge-m3
     """
     config = config_from_options(opts)

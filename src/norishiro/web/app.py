@@ -221,6 +221,7 @@ def _page_result(raw: str, doc: Document, chunks: list, size: int, unit: str, mo
                 "text": c.text,
                 "embed_text": c.embed_text,
                 "section": c.section,
+                "section_canonical": c.section_canonical,
                 "page_start": c.page_start,
                 "page_end": c.page_end,
             }

@@ -150,7 +150,8 @@ function render(r) {
     const meta = document.createElement("div");
     meta.className = "meta";
     meta.textContent = t("chunkMeta")(c.index, c.size, u, c.start, c.end)
-      + (c.page_start ? ` · ${t("pages")(c.page_start, c.page_end)}` : "") + (c.section ? ` · ${c.section}` : "");
+      + (c.page_start ? ` · ${t("pages")(c.page_start, c.page_end)}` : "") + (c.section ? ` · ${c.section}` : "")
+      + (c.section_canonical ? ` [${c.section_canonical}]` : "");
     const pre = document.createElement("pre");
     pre.textContent = c.embed_text;
     li.append(meta, pre);
