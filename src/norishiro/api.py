@@ -130,6 +130,9 @@ def iter_chunks(
     ``sections_exclude``, so that a caller can report them."""
     doc = _as_document(text_or_document)
     config, sizer, runtime = resolve(config, **options)
+    if config.deid:
+        yield from _deidentified_chunks(doc, config, embedder, cache, trace, excluded)
+        return
     text, meta = doc.text, doc.metadata
     if not text or text.isspace():  # nothing to embed: no chunk (a blank chunk would only add noise)
         return
@@ -173,6 +176,43 @@ def iter_chunks(
                 doc,
             )
             i += 1
+
+
+def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, trace, excluded):
+    """Chunks of the de-identified text, put back on the original: ``text`` and offsets are
+    the original's, ``embed_text`` (and so ``size``) the de-identified one's, and
+    ``replaced`` lists the identifiers each chunk holds."""
+    from .deid import ALLOW, RULES, Rule, deidentify, pseudonym, secret_from_env
+
+    secret = secret_from_env()
+    rules = RULES + tuple(Rule(c, p) for c, p in config.deid_rules)
+    d = deidentify(doc.text, rules, ALLOW | set(config.deid_allow), secret)
+    head_meta = dict(doc.metadata)
+    if "patient_id" in head_meta:  # a header must not carry the ID: a keyed pseudonym, or none
+        pid = str(head_meta["patient_id"])
+        head_meta["patient_id"] = f"patient-{pseudonym(pid, 'id', secret)}" if secret else "[patient]"
+    outline = [d.to_deid(p) for p in doc.outline] if doc.outline is not None else None
+    shadow = Document(d.text, id=doc.id, metadata=head_meta, source=doc.source, outline=outline)
+    plain = config.replace(deid=False)
+    for c in iter_chunks(shadow, plain, embedder=embedder, cache=cache, trace=trace, excluded=excluded):
+        a, b = d.original(c.start), d.original(c.end, end=True)
+        yield _paged(
+            Chunk(
+                doc.text[a:b],
+                a,
+                b,
+                c.index,
+                c.size,
+                doc=doc,
+                metadata=dict(doc.metadata),
+                headings=c.headings,
+                section=c.section,
+                section_canonical=c.section_canonical,
+                embed_text=c.embed_text,
+                replaced=[f.to_dict() for f in d.within(a, b)],
+            ),
+            doc,
+        )
 
 
 def _paged(chunk: Chunk, doc: Document) -> Chunk:

@@ -39,6 +39,7 @@ class Chunk:
         "page_start",
         "page_end",
         "section_canonical",
+        "replaced",
     )
 
     def __init__(
@@ -59,6 +60,7 @@ class Chunk:
         page_start: int | None = None,
         page_end: int | None = None,
         section_canonical: str | None = None,
+        replaced: list[dict[str, Any]] | None = None,
     ):
         self.text = text
         self.start = start
@@ -75,6 +77,7 @@ class Chunk:
         self.page_start = page_start
         self.page_end = page_end
         self.section_canonical = section_canonical
+        self.replaced = replaced
 
     @property
     def doc_id(self) -> str:
@@ -114,6 +117,8 @@ class Chunk:
             row["page_start"], row["page_end"] = self.page_start, self.page_end
         if self.section_canonical is not None:
             row["section_canonical"] = self.section_canonical
+        if self.replaced is not None:
+            row["replaced"] = [dict(r) for r in self.replaced]
         return row
 
     def __eq__(self, other: object) -> bool:

@@ -107,6 +107,8 @@ class ChunkConfig:
     the text as plain. ``sections_include`` / ``sections_exclude``: canonical section names
     (``history_of_present_illness``) or headings as written, to chunk only some sections;
     ``section_map``: more (variant, canonical name) pairs for the table of section names.
+    ``deid``: identifiers in ``embed_text`` become surrogates (``norishiro.deid``);
+    ``deid_rules`` adds (class, pattern) rules and ``deid_allow`` words that are no names.
     """
 
     size: int = 512
@@ -122,6 +124,9 @@ class ChunkConfig:
     sections_include: tuple[str, ...] = ()
     sections_exclude: tuple[str, ...] = ()
     section_map: tuple[tuple[str, str], ...] = ()
+    deid: bool = False
+    deid_rules: tuple[tuple[str, str], ...] = ()
+    deid_allow: tuple[str, ...] = ()
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
 
     def __post_init__(self) -> None:
@@ -172,7 +177,12 @@ class ChunkConfig:
             )
         if self.header_template is not None and not isinstance(self.header_template, str):
             raise OptionError("header_template", self.header_template, "a format string")
-        for name in ("structure", "cross_sections"):
+        object.__setattr__(self, "deid_allow", _names("deid_allow", self.deid_allow))
+        try:
+            object.__setattr__(self, "deid_rules", tuple((str(c), str(p)) for c, p in self.deid_rules))
+        except (TypeError, ValueError):
+            raise OptionError("deid_rules", self.deid_rules, "(class, pattern) pairs") from None
+        for name in ("structure", "cross_sections", "deid"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionError(name, getattr(self, name), "true or false")
         if isinstance(self.semantic, Mapping):
@@ -193,6 +203,8 @@ class ChunkConfig:
         d["sections_include"] = list(self.sections_include)
         d["sections_exclude"] = list(self.sections_exclude)
         d["section_map"] = [list(p) for p in self.section_map]
+        d["deid_rules"] = [list(p) for p in self.deid_rules]
+        d["deid_allow"] = list(self.deid_allow)
         return d
 
     @classmethod
@@ -238,7 +250,7 @@ class ChunkConfig:
             raise OptionError("size", kv["size"], "whole numbers for size and overlap") from e
         kv["size"] = size
         kv["overlap"] = int(round(ov * size)) if 0 < ov < 1 else int(ov)
-        for k in ("structure", "cross_sections"):
+        for k in ("structure", "cross_sections", "deid"):
             if k in kv:
                 kv[k] = str(kv[k]).lower() in ("1", "true", "yes")
         if sem:
@@ -260,6 +272,7 @@ class ChunkConfig:
             "section_labels",
             "sections_include",
             "sections_exclude",
+            "deid",
         ):
             v = getattr(self, name)
             if v != getattr(default, name):

@@ -12,6 +12,7 @@ import click
 from .. import __version__
 from .chunk import chunk_cmd
 from .common import CONTEXT
+from .deid import deid_cmd
 from .embed import embed_cmd
 from .evaluate import eval_cmd, tune_cmd
 from .lint import lint_cmd
@@ -54,7 +55,19 @@ def _interrupt_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, interrupt)
 
 
-for _cmd in (chunk_cmd, segment_cmd, plan_cmd, lint_cmd, embed_cmd, eval_cmd, tune_cmd, serve_cmd, tokenizers_cmd):
+_COMMANDS = (
+    chunk_cmd,
+    segment_cmd,
+    plan_cmd,
+    lint_cmd,
+    deid_cmd,
+    embed_cmd,
+    eval_cmd,
+    tune_cmd,
+    serve_cmd,
+    tokenizers_cmd,
+)
+for _cmd in _COMMANDS:
     main.add_command(_cmd)
 
 __all__ = ["main"]

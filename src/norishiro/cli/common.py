@@ -32,6 +32,7 @@ FLAGS = {
     "sections_include": "--sections include=",
     "sections_exclude": "--sections exclude=",
     "section_map": "--section-map",
+    "deid_rules": "--deid-rules",
     "structure": "--no-structure",
     "cross_sections": "--cross-sections",
     "embedder": "--embedder",
@@ -202,6 +203,21 @@ def chunk_options(f):
             "exclude=social_history. What is left out is reported.",
         ),
         click.option(
+            "--deid",
+            is_flag=True,
+            help="De-identify what is embedded: names, IDs, phone numbers, e-mail, addresses, birth dates, "
+            "ages over 89 and facilities next to a name become surrogates ([氏名1]) in embed_text; text and "
+            "offsets stay. Set NORISHIRO_DEID_SECRET for surrogates that agree across documents.",
+        ),
+        click.option(
+            "--deid-rules",
+            default=None,
+            type=click.Path(dir_okay=False),
+            metavar="FILE.json",
+            help='More rules and allowed words: {"rules": [{"class": "id", "pattern": "Case (?P<v>\\d+)"}], '
+            '"allow": ["Basedow"]}.',
+        ),
+        click.option(
             "--section-map",
             default=None,
             type=click.Path(dir_okay=False),
@@ -264,12 +280,24 @@ CHUNK_OPTION_NAMES = (
     "section_labels",
     "sections",
     "section_map",
+    "deid",
+    "deid_rules",
     "sem_embedder",
     "sem_method",
     "sem_param",
     "sem_window",
     "ollama_url",
 )
+
+
+def _deid_rules(path: str | None) -> dict[str, Any]:
+    """``--deid-rules FILE`` -> the config's rule and allow-list fields."""
+    if not path:
+        return {}
+    from ..deid.rules import read_rules
+
+    rules, allow = read_rules(path)
+    return {"deid_rules": tuple((r.cls, r.pattern) for r in rules), "deid_allow": tuple(sorted(allow))}
 
 
 def _section_choice(specs: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -303,6 +331,8 @@ def config_from_options(opts: dict[str, Any]) -> ChunkConfig:
             section_labels=opts["section_labels"] or (),
             **_section_choice(opts["sections"]),
             section_map=read_section_map(opts["section_map"]) if opts["section_map"] else (),
+            deid=opts["deid"],
+            **_deid_rules(opts["deid_rules"]),
             semantic=SemanticConfig(
                 embedder=opts["sem_embedder"],
                 method=opts["sem_method"],
