@@ -57,7 +57,9 @@ def _exported(path: Path, fmt: str, target: Path) -> str:
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
-        return "\n".join(pq.read_table(str(target)).column("embed_text").to_pylist())
+        table = pq.read_table(str(target))
+        assert all(json.loads(x) is not None for x in table.column("replaced").to_pylist())
+        return "\n".join(table.column("embed_text").to_pylist())
     if fmt == "ollama":
         return "\n".join(json.loads(target.read_text(encoding="utf-8"))["input"])
     return target.read_text(encoding="utf-8")

@@ -91,6 +91,7 @@ def chunk_from_row(d: Any) -> Chunk:
         page_start=_page(d, "page_start"),
         page_end=_page(d, "page_end"),
         section_canonical=d.get("section_canonical") if isinstance(d.get("section_canonical"), str) else None,
+        replaced=d.get("replaced") if isinstance(d.get("replaced"), list) else None,
     )
 
 

@@ -31,8 +31,10 @@ def _rows_for_record(record: dict[str, Any], job: FileJob) -> list[dict[str, Any
         doc = Document(record["text"], id=str(record["doc_id"]), metadata=meta)
     rows = chunk_rows(doc, job.config)
     for r in rows:  # Arrow wants stable columns and types: nested values as JSON text
-        for key in ("page_start", "page_end", "section_canonical"):
+        for key in ("page_start", "page_end", "section_canonical", "replaced"):
             r.setdefault(key, None)
+        if r["replaced"] is not None:
+            r["replaced"] = json.dumps(r["replaced"])
         r["headings"] = json.dumps(r["headings"], ensure_ascii=False)
         r["metadata"] = json.dumps(r["metadata"], ensure_ascii=False)
     return rows

@@ -1,6 +1,6 @@
 """Parquet output: chunk rows as a folder of Parquet files, and vector files.
 
-``headings`` and ``metadata`` are stored as JSON text so that every file has the same
+``headings``, ``metadata`` and ``replaced`` are stored as JSON text so that every file has the same
 column types whatever the documents hold (the Ray output has the same columns).
 """
 
@@ -28,6 +28,7 @@ ROW_COLUMNS = (
     "page_start",
     "page_end",
     "section_canonical",
+    "replaced",
 )
 
 
@@ -77,8 +78,8 @@ class ParquetWriter:
         if not self.buf:
             return
         cols = {k: [r.get(k) for r in self.buf] for k in ROW_COLUMNS}
-        for k in ("headings", "metadata"):
-            cols[k] = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in cols[k]]
+        for k in ("headings", "metadata", "replaced"):
+            cols[k] = [v if v is None or isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in cols[k]]
         table = self.pa.table(cols, schema=self._schema())
         self.pq.write_table(table, self.out / f"part-{self.part:05d}.parquet")
         self.part += 1
