@@ -131,3 +131,19 @@ def test_user_rules_file_and_the_deid_command(tmp_path):
     rules.write_text(json.dumps({"rules": [{"class": "id", "pattern": "no group"}]}), encoding="utf-8")
     bad = CliRunner().invoke(main, ["chunk", str(note), "--deid", "--deid-rules", str(rules)])
     assert bad.exit_code == 2 and "--deid-rules" in bad.output and "(?P<v>" in bad.output
+
+
+def test_lint_reports_an_identifier_left_in_embed_text(tmp_path):
+    note = DEID / "n02_discharge_en.md"
+    out = tmp_path / "c.jsonl"
+    assert (
+        CliRunner().invoke(main, ["chunk", str(note), "--deid", "--size", "300", "-o", str(out), "-q"]).exit_code == 0
+    )
+    clean = CliRunner().invoke(main, ["lint", "--chunks", str(out), "--json"])
+    assert json.loads(clean.stdout)["summary"]["findings"]["identifier"] == 0
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    rows[0]["embed_text"] += " Contact: h.whitman@example.org"  # a header or a rule gap let one through
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    r = CliRunner().invoke(main, ["lint", "--chunks", str(out), "--json", "--fail-on", "identifier"])
+    found = [f for f in json.loads(r.stdout)["findings"] if f["kind"] == "identifier"]
+    assert r.exit_code == 1 and found and found[0]["detail"] == "email"

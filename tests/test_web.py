@@ -370,3 +370,26 @@ def test_browser_opens_a_pdf_and_shows_page_numbers(page, tmp_path):
     metas = page.eval_on_selector_all("#chunks li .meta", "els => els.map(e => e.textContent)")
     assert not any("p. " in m for m in metas)
     assert page.outside == []
+
+
+def test_deid_in_the_page_api_and_the_browser(client, page):
+    text = (Path(__file__).parent / "data" / "deid" / "n01_referral_ja.md").read_text(encoding="utf-8")
+    r = client.post("/api/chunk", json={"text": text, "size": 150, "deid": True}).json()
+    replaced = [p for c in r["chunks"] for p in c["replaced"]]
+    assert {p["class"] for p in replaced} >= {"name", "phone", "email", "address"}
+    assert "村瀬 千代子" not in json.dumps(r["ollama_body"], ensure_ascii=False) and "村瀬 千代子" not in r["curl"]
+    assert all("村瀬 千代子" not in c["embed_text"] for c in r["chunks"])
+    if page.text_content("#lang") != "日本語":
+        page.click("#lang")
+    page.fill("#text", text)
+    page.fill("#size", "150")
+    page.check("#deid")
+    page.click("#run")
+    _wait_count(page, "#docview .pii", lambda n: n >= 10)
+    shown = page.eval_on_selector_all("#chunks li pre", "els => els.map(e => e.textContent)")
+    assert any("[氏名" in s for s in shown) and not any("村瀬 千代子" in s for s in shown)
+    page.uncheck("#show_embed")
+    shown = page.eval_on_selector_all("#chunks li pre", "els => els.map(e => e.textContent)")
+    assert any("村瀬 千代子" in s for s in shown)
+    page.check("#show_embed")
+    page.uncheck("#deid")

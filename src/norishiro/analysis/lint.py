@@ -32,6 +32,7 @@ ALL_KINDS = FRAGMENTATION_KINDS + (
     "broken-fact",
     "tiny",
     "over-budget",
+    "identifier",
 )
 
 _WIN = 24  # characters looked at on each side of a cut
@@ -228,8 +229,13 @@ def lint_chunks(
     size: int | None = None,
     facts: Sequence[dict] | None = None,
     tiny: float = 0.1,
+    identifiers: bool = False,
 ) -> LintReport:
     """Analyse the chunks of one document (``chunk.start``/``end``/``size`` are used).
+
+    ``identifiers``: report every identifier the de-identification rules still find in a
+    chunk's ``embed_text`` (for chunks made with ``deid``: what the surrogates missed, or
+    what a header added).
 
     ``facts``: annotated spans (``{"start", "end", "text"?, "kind"?}``) that must each lie
     whole inside some chunk. ``tiny``: chunks under this share of ``size`` are reported.
@@ -287,6 +293,13 @@ def lint_chunks(
     for s, e in sentences:
         if text[s:e].strip() and not _covered(spans, starts, s, e):
             rep.findings.append(Finding("broken-sentence", doc_id, s, left=text[s:e][:60]))
+    if identifiers:
+        from ..deid import detect
+
+        for i, c in enumerate(chunks):
+            for f in detect(getattr(c, "embed_text", c.text)):
+                value = c.embed_text[f.start : f.end]
+                rep.findings.append(Finding("identifier", doc_id, c.start, chunk_index=i, detail=f.cls, left=value))
     if facts:
         rep.facts = len(facts)
         for f in facts:

@@ -150,7 +150,16 @@ def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, reading, **o
             if text is None:
                 problems.add(f"{doc_id}: chunks leave gaps; give the document PATH too")
                 continue
-            report.merge(lint_chunks(text, chunks, doc_id=doc_id, size=size, facts=facts_for(doc) if doc else None))
+            report.merge(
+                lint_chunks(
+                    text,
+                    chunks,
+                    doc_id=doc_id,
+                    size=size,
+                    facts=facts_for(doc) if doc else None,
+                    identifiers=any(getattr(c, "replaced", None) is not None for c in chunks),
+                )
+            )
     else:
         if not paths:
             raise click.UsageError("give document PATHS, or --chunks FILE")
@@ -161,7 +170,9 @@ def lint_cmd(paths, chunks_file, facts_opt, as_json, fail_on, show, reading, **o
             except NorishiroError as e:
                 problems.add(describe(e))
                 continue
-            report.merge(lint_chunks(doc.text, chunks, doc_id=doc.id, size=size, facts=facts_for(doc)))
+            report.merge(
+                lint_chunks(doc.text, chunks, doc_id=doc.id, size=size, facts=facts_for(doc), identifiers=config.deid)
+            )
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -175,6 +175,7 @@ def _chunk_page(d: ChunkRequest) -> dict[str, Any]:
             tokenizer=tokenizer,
             header_keys=d.header_keys,
             structure=True,
+            deid=d.deid,
         )
         loaded = d.pages is not None or d.outline is not None
         doc = Document.from_text(d.text, id="page", metadata=meta, front_matter=d.front_matter and not loaded)
@@ -222,6 +223,7 @@ def _page_result(raw: str, doc: Document, chunks: list, size: int, unit: str, mo
                 "embed_text": c.embed_text,
                 "section": c.section,
                 "section_canonical": c.section_canonical,
+                "replaced": c.replaced or [],
                 "page_start": c.page_start,
                 "page_end": c.page_end,
             }

@@ -35,6 +35,7 @@ class ChunkRequest(_PageRequest):
     strategy: str = "recursive"
     header_keys: str = ""
     metadata: dict[str, Union[str, int, float, bool, None]] = {}
+    deid: bool = False
     pages: Optional[list[int]] = None  # where each page begins, as /api/load gave them
     outline: Optional[list[int]] = None  # where the loader wrote heading lines
 

@@ -14,6 +14,8 @@ const I18N = {
     run: "Chunk", results: "Chunks", document: "Document with boundaries", lint: "Lint", list: "All chunks",
     body: "/api/embed JSON body", curl: "curl command", copy: "Copy", copied: "Copied",
     legendOverlap: "overlap", legendCut: "boundary", legendFinding: "lint finding",
+    legendPii: "replaced before embedding", deid: "de-identify what is embedded",
+    showEmbed: "show what is embedded (embed_text); off: the source text",
     summary: (n, m, u) => `${n} chunks, longest ${m} ${u}.`,
     chunkMeta: (i, n, u, s, e) => `#${i} · ${n} ${u} · offset ${s}–${e}`,
     pages: (a, b) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
@@ -35,6 +37,8 @@ const I18N = {
     run: "分割", results: "チャンク", document: "境界つきの文書", lint: "チェック", list: "すべてのチャンク",
     body: "/api/embed 用のJSONボディ", curl: "curlコマンド", copy: "コピー", copied: "コピーしました",
     legendOverlap: "オーバーラップ", legendCut: "境界", legendFinding: "チェックの指摘",
+    legendPii: "埋め込み前に置き換えた箇所", deid: "埋め込むテキストを匿名化する",
+    showEmbed: "埋め込むテキスト（embed_text）を表示（オフ：元のテキスト）",
     summary: (n, m, u) => `チャンクは${n}個。最長は${m}${u}です。`,
     chunkMeta: (i, n, u, s, e) => `#${i} · ${n}${u} · オフセット ${s}–${e}`,
     pages: (a, b) => (a === b ? `${a}ページ` : `${a}–${b}ページ`),
@@ -109,7 +113,7 @@ async function run() {
     unit: unitSel === "chars" ? "chars" : "tokens", tokenizer: unitSel === "chars" ? null : unitSel,
     strategy: $("strategy").value, header_keys: $("header_keys").value, model: $("model").value,
     ollama_url: $("ollama_url").value, truncate: !$("truncate").checked,
-    pages: loadedPages, outline: loadedOutline,
+    pages: loadedPages, outline: loadedOutline, deid: $("deid").checked,
   };
   try {
     lastResult = await post("/api/chunk", body);
@@ -153,7 +157,7 @@ function render(r) {
       + (c.page_start ? ` · ${t("pages")(c.page_start, c.page_end)}` : "") + (c.section ? ` · ${c.section}` : "")
       + (c.section_canonical ? ` [${c.section_canonical}]` : "");
     const pre = document.createElement("pre");
-    pre.textContent = c.embed_text;
+    pre.textContent = $("show_embed").checked ? c.embed_text : c.text;
     li.append(meta, pre);
     list.append(li);
   }
@@ -180,6 +184,8 @@ function renderDoc(r) {
   // positions covered by two chunks are overlap
   const marks = new Set([0, text.length]);
   for (const c of r.chunks) { marks.add(c.start); marks.add(c.end); }
+  const pii = r.chunks.flatMap((c) => c.replaced || []);
+  for (const p of pii) { marks.add(p.start); marks.add(p.end); }
   const pts = [...marks].sort((a, b) => a - b);
   const ends = new Set(r.chunks.map((c) => c.end));
   for (let i = 0; i + 1 < pts.length; i++) {
@@ -188,6 +194,8 @@ function renderDoc(r) {
     const span = document.createElement("span");
     span.textContent = text.slice(a, b);
     span.className = covering.length > 1 ? "ov" : `seg${covering.length ? covering[0].index % 2 : 0}`;
+    const hidden = pii.find((p) => p.start <= a && b <= p.end);
+    if (hidden) { span.classList.add("pii"); span.title = hidden.class; }
     view.append(span);
     if (ends.has(b) && b < text.length) {
       const cut = document.createElement("span");
@@ -310,6 +318,7 @@ document.addEventListener("DOMContentLoaded", async () => {
     const f = e.target.files[0];
     if (f) await openFile(f);
   });
+  $("show_embed").addEventListener("change", () => { if (lastResult) render(lastResult); });
   $("text").addEventListener("input", () => {
     if (loadedPages || loadedOutline) { loadedPages = null; loadedOutline = null; showNote(""); }
   });
