@@ -4,6 +4,7 @@ reaches anything that is embedded or exported for embedding."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,26 @@ def test_lint_reports_an_identifier_left_in_embed_text(tmp_path):
     r = CliRunner().invoke(main, ["lint", "--chunks", str(out), "--json", "--fail-on", "identifier"])
     found = [f for f in json.loads(r.stdout)["findings"] if f["kind"] == "identifier"]
     assert r.exit_code == 1 and found and found[0]["detail"] == "email"
+
+
+def test_dates_kept_shifted_with_intervals_intact_or_coarsened():
+    import datetime as dt
+
+    text = "入院日：2026年1月14日、退院日 2026/1/23。1月20日にCT。Admitted March 3, 2026. 2026-02-29 is no date."
+    assert deidentify(text).text == text  # kept by default
+    shifted = deidentify(text, dates="shift", patient="P-1", secret="s").text
+    a, b = (dt.date(*map(int, m)) for m in re.findall(r"(\d{4})[年/](\d{1,2})[月/](\d{1,2})", shifted))
+    assert (b - a).days == 9 and "2026年1月14日" not in shifted and "2026-02-29" in shifted
+    again = deidentify("受診日 2026年1月14日", dates="shift", patient="P-1", secret="s").text
+    assert again.split()[-1] in shifted  # the same patient moves by the same days in every document
+    other = deidentify("受診日 2026年1月14日", dates="shift", patient="P-2", secret="s").text
+    assert other != again
+    coarse = deidentify(text, dates="coarsen").text
+    assert "2026年1月、" in coarse and "2026/1。" in coarse and "1月にCT" in coarse and "March 2026" in coarse
+    with pytest.raises(norishiro.OptionError):
+        norishiro.ChunkConfig(deid=True, deid_dates="blur")
+    note = DEID / "n03_nursing_ja.md"
+    r = CliRunner().invoke(main, ["chunk", str(note), "--deid", "--deid-dates", "shift", "-q"])
+    assert r.exit_code == 0 and r.stdout
+    bad = CliRunner().invoke(main, ["chunk", str(note), "--deid", "--deid-dates", "blur"])
+    assert bad.exit_code == 2

@@ -186,7 +186,17 @@ def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, tr
 
     secret = secret_from_env()
     rules = RULES + tuple(Rule(c, p) for c, p in config.deid_rules)
-    d = deidentify(doc.text, rules, ALLOW | set(config.deid_allow), secret)
+    year = str(doc.metadata.get("date", ""))[:4]
+    patient = str(doc.metadata.get("patient_id") or doc.id)
+    d = deidentify(
+        doc.text,
+        rules,
+        ALLOW | set(config.deid_allow),
+        secret,
+        dates=config.deid_dates,
+        patient=patient,
+        year=int(year) if year.isdigit() else 2001,
+    )
     head_meta = dict(doc.metadata)
     if "patient_id" in head_meta:  # a header must not carry the ID: a keyed pseudonym, or none
         pid = str(head_meta["patient_id"])

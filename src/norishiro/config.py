@@ -108,7 +108,8 @@ class ChunkConfig:
     (``history_of_present_illness``) or headings as written, to chunk only some sections;
     ``section_map``: more (variant, canonical name) pairs for the table of section names.
     ``deid``: identifiers in ``embed_text`` become surrogates (``norishiro.deid``);
-    ``deid_rules`` adds (class, pattern) rules and ``deid_allow`` words that are no names.
+    ``deid_rules`` adds (class, pattern) rules and ``deid_allow`` words that are no names;
+    ``deid_dates``: other dates kept, shifted per patient, or coarsened to the month.
     """
 
     size: int = 512
@@ -127,6 +128,7 @@ class ChunkConfig:
     deid: bool = False
     deid_rules: tuple[tuple[str, str], ...] = ()
     deid_allow: tuple[str, ...] = ()
+    deid_dates: str = "keep"
     semantic: SemanticConfig = field(default_factory=SemanticConfig)
 
     def __post_init__(self) -> None:
@@ -182,6 +184,8 @@ class ChunkConfig:
             object.__setattr__(self, "deid_rules", tuple((str(c), str(p)) for c, p in self.deid_rules))
         except (TypeError, ValueError):
             raise OptionError("deid_rules", self.deid_rules, "(class, pattern) pairs") from None
+        if self.deid_dates not in ("keep", "shift", "coarsen"):
+            raise OptionError("deid_dates", self.deid_dates, "keep, shift or coarsen")
         for name in ("structure", "cross_sections", "deid"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionError(name, getattr(self, name), "true or false")

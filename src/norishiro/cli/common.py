@@ -33,6 +33,7 @@ FLAGS = {
     "sections_exclude": "--sections exclude=",
     "section_map": "--section-map",
     "deid_rules": "--deid-rules",
+    "deid_dates": "--deid-dates",
     "structure": "--no-structure",
     "cross_sections": "--cross-sections",
     "embedder": "--embedder",
@@ -210,6 +211,14 @@ def chunk_options(f):
             "offsets stay. Set NORISHIRO_DEID_SECRET for surrogates that agree across documents.",
         ),
         click.option(
+            "--deid-dates",
+            type=click.Choice(["keep", "shift", "coarsen"]),
+            default="keep",
+            show_default=True,
+            help="With --deid, other dates: kept; shifted by a per-patient number of days (intervals kept; "
+            "keyed by NORISHIRO_DEID_SECRET); or coarsened to the month.",
+        ),
+        click.option(
             "--deid-rules",
             default=None,
             type=click.Path(dir_okay=False),
@@ -281,6 +290,7 @@ CHUNK_OPTION_NAMES = (
     "sections",
     "section_map",
     "deid",
+    "deid_dates",
     "deid_rules",
     "sem_embedder",
     "sem_method",
@@ -332,6 +342,7 @@ def config_from_options(opts: dict[str, Any]) -> ChunkConfig:
             **_section_choice(opts["sections"]),
             section_map=read_section_map(opts["section_map"]) if opts["section_map"] else (),
             deid=opts["deid"],
+            deid_dates=opts["deid_dates"],
             **_deid_rules(opts["deid_rules"]),
             semantic=SemanticConfig(
                 embedder=opts["sem_embedder"],

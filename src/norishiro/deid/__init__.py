@@ -130,12 +130,33 @@ class Deidentified:
 
 
 def deidentify(
-    text: str, rules: Sequence[Rule] = RULES, allow: Iterable[str] = ALLOW, secret: str | bytes | None = None
+    text: str,
+    rules: Sequence[Rule] = RULES,
+    allow: Iterable[str] = ALLOW,
+    secret: str | bytes | None = None,
+    dates: str = "keep",
+    patient: str = "",
+    year: int = 2001,
 ) -> Deidentified:
     """Replace the identifiers of ``text`` by surrogates: ``[氏名1]`` (numbered by first
     appearance in this text) or, with a ``secret``, ``[氏名-3fa2c1]`` (the same in every
-    document); Japanese labels for a text with Japanese in it, English ones otherwise."""
+    document); Japanese labels for a text with Japanese in it, English ones otherwise.
+    ``dates``: other dates are kept, shifted by the days ``patient`` (with ``secret``) gives,
+    or coarsened to the month (see :mod:`.dates`)."""
     found = detect(text, rules, allow)
+    written: dict[int, str] = {}  # start of a found date -> its new form
+    if dates != "keep":
+        from .dates import DATE_PATTERN, offset_days, transform
+
+        days = offset_days(patient, secret)
+        taken = [(f.start, f.end) for f in found]
+        for m in DATE_PATTERN.finditer(text):
+            a, b = m.span("v")
+            new = transform(m, dates, days, year)
+            if new is not None and not any(x < b and a < y for x, y in taken):
+                found.append(Found(a, b, "date"))
+                written[a] = new
+        found.sort(key=lambda f: f.start)
     japanese = len(_CJK.findall(text[:20000])) * 20 >= min(len(text), 20000)
     numbers: dict[tuple[str, str], str] = {}
     counts: dict[str, int] = {}
@@ -146,6 +167,15 @@ def deidentify(
     for f in found:
         value = text[f.start : f.end]
         key = (f.cls, "".join(value.split()))
+        if f.start in written:
+            parts.append(text[pos : f.start])
+            at += f.start - pos
+            starts.append(at)
+            parts.append(written[f.start])
+            at += len(written[f.start])
+            ends.append(at)
+            pos = f.end
+            continue
         if key not in numbers:
             if secret:
                 numbers[key] = "-" + pseudonym(key[1], f.cls, secret)
