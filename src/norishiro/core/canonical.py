@@ -12,7 +12,6 @@ path that the table knows.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import unicodedata
@@ -209,14 +208,10 @@ def section_names(extra: tuple[tuple[str, str], ...] = ()) -> SectionNames:
 
 def read_section_map(path: str | os.PathLike) -> tuple[tuple[str, str], ...]:
     """A user's variants from a JSON file ``{"canonical_name": ["variant", ...], ...}``."""
-    where = os.fspath(path)
-    try:
-        data = json.loads(open(path, encoding="utf-8").read())
-    except OSError as e:
-        raise OptionError("section_map", where, "a readable JSON file", e.strerror or str(e)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise OptionError("section_map", where, 'a UTF-8 JSON object {"canonical": ["variant", ...]}', str(e)) from None
-    return section_map_pairs(data, where)
+    from ..option_files import read_option_json
+
+    data = read_option_json(path, "section_map", 'an object {"canonical": ["variant", ...]}')
+    return section_map_pairs(data, os.fspath(path))
 
 
 def section_map_pairs(data: object, where: str = "section_map") -> tuple[tuple[str, str], ...]:

@@ -8,7 +8,6 @@ honorific). ``ALLOW`` lists words that look like names to these rules and are no
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 
@@ -143,13 +142,10 @@ LABELS: dict[str, tuple[str, str]] = {
 def read_rules(path: str | os.PathLike) -> tuple[tuple[Rule, ...], frozenset[str]]:
     """A user's rules file: ``{"rules": [{"class": "id", "pattern": "Case No\\\\. (?P<v>\\\\d+)"}],
     "allow": ["Basedow"]}``; every pattern needs a group ``v``."""
+    from ..option_files import read_option_json
+
     where = os.fspath(path)
-    try:
-        data = json.loads(open(path, encoding="utf-8").read())
-    except OSError as e:
-        raise OptionError("deid_rules", where, "a readable JSON file", e.strerror or str(e)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise OptionError("deid_rules", where, "a UTF-8 JSON file", str(e)) from None
+    data = read_option_json(path, "deid_rules", 'an object {"rules": [...], "allow": [...]}')
     rules = []
     for k, item in enumerate(data.get("rules", []) if isinstance(data, dict) else [None]):
         if not isinstance(item, dict) or not isinstance(item.get("pattern"), str) or not item.get("class"):
