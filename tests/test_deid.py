@@ -171,3 +171,17 @@ def test_dates_kept_shifted_with_intervals_intact_or_coarsened():
     assert r.exit_code == 0 and r.stdout
     bad = CliRunner().invoke(main, ["chunk", str(note), "--deid", "--deid-dates", "blur"])
     assert bad.exit_code == 2
+
+
+def test_sections_left_out_under_deid_keep_original_offsets():
+    doc = norishiro.load_document(DEID / "n01_referral_ja.md")
+    left: list = []
+    kept = list(
+        norishiro.iter_chunks(doc, size=300, deid=True, sections_exclude=["history_of_present_illness"], excluded=left)
+    )
+    spans = sorted([(c.start, c.end) for c in kept] + [(s.start, s.end) for s in left])
+    pos = 0
+    for a, b in spans:  # chunks and left-out sections cover the original text
+        assert doc.text[pos:a].strip() == ""
+        pos = max(pos, b)
+    assert pos == len(doc.text)

@@ -204,7 +204,8 @@ def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, tr
     outline = [d.to_deid(p) for p in doc.outline] if doc.outline is not None else None
     shadow = Document(d.text, id=doc.id, metadata=head_meta, source=doc.source, outline=outline)
     plain = config.replace(deid=False)
-    for c in iter_chunks(shadow, plain, embedder=embedder, cache=cache, trace=trace, excluded=excluded):
+    left: list[Section] = []
+    for c in iter_chunks(shadow, plain, embedder=embedder, cache=cache, trace=trace, excluded=left):
         a, b = d.original(c.start), d.original(c.end, end=True)
         yield _paged(
             Chunk(
@@ -223,6 +224,9 @@ def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, tr
             ),
             doc,
         )
+    if excluded is not None:  # sections left out, with their offsets in the original text
+        for s in left:
+            excluded.append(Section(d.original(s.start), d.original(s.end, end=True), s.headings))
 
 
 def _paged(chunk: Chunk, doc: Document) -> Chunk:
