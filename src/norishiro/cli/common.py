@@ -275,31 +275,6 @@ def chunk_options(f):
     return f
 
 
-CHUNK_OPTION_NAMES = (
-    "size",
-    "overlap",
-    "strategy",
-    "unit",
-    "tokenizer",
-    "header_keys",
-    "header_template",
-    "meta",
-    "cross_sections",
-    "no_structure",
-    "section_labels",
-    "sections",
-    "section_map",
-    "deid",
-    "deid_dates",
-    "deid_rules",
-    "sem_embedder",
-    "sem_method",
-    "sem_param",
-    "sem_window",
-    "ollama_url",
-)
-
-
 def _deid_rules(path: str | None) -> dict[str, Any]:
     """``--deid-rules FILE`` -> the config's rule and allow-list fields."""
     if not path:

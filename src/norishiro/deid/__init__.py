@@ -116,9 +116,12 @@ class Deidentified:
             return f.start
         return f.end if end else f.start
 
+    def __post_init__(self) -> None:
+        self._origin = [f.start for f in self.found]  # sorted: found spans do not overlap
+
     def to_deid(self, p: int) -> int:
         """The position in the de-identified text of original offset ``p``."""
-        k = bisect.bisect_right([f.start for f in self.found], p) - 1
+        k = bisect.bisect_right(self._origin, p) - 1
         if k < 0:
             return p
         f = self.found[k]
@@ -126,7 +129,13 @@ class Deidentified:
 
     def within(self, start: int, end: int) -> list[Found]:
         """The identifiers inside ``[start, end)`` of the original text."""
-        return [f for f in self.found if start <= f.start and f.end <= end]
+        k = bisect.bisect_left(self._origin, start)
+        out = []
+        while k < len(self.found) and self.found[k].start < end:
+            if self.found[k].end <= end:
+                out.append(self.found[k])
+            k += 1
+        return out
 
 
 def deidentify(

@@ -80,13 +80,10 @@ class ParquetWriter:
         cols = {k: [r.get(k) for r in self.buf] for k in ROW_COLUMNS}
         for k in ("headings", "metadata", "replaced"):
             cols[k] = [v if v is None or isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in cols[k]]
-        table = self.pa.table(cols, schema=self._schema())
+        table = self.pa.table(cols, schema=row_schema())
         self.pq.write_table(table, self.out / f"part-{self.part:05d}.parquet")
         self.part += 1
         self.buf.clear()
-
-    def _schema(self):
-        return row_schema()
 
     def close(self) -> None:
         self._flush()
