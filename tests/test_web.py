@@ -393,3 +393,65 @@ def test_deid_in_the_page_api_and_the_browser(client, page):
     assert any("村瀬 千代子" in s for s in shown)
     page.check("#show_embed")
     page.uncheck("#deid")
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    """A LanceDB index of three documents, filled with the hash embedder."""
+    pytest.importorskip("lancedb")
+    from norishiro.document import Document
+    from norishiro.stores import open_store
+    from norishiro.stores.api import index_documents
+
+    target = f"lancedb:{tmp_path_factory.mktemp('idx') / 'index'}"
+    docs = [
+        Document("# Apples\n\nApples grow on trees in cool places.\n", id="apples.md"),
+        Document("# 血糖\n\n退院時の空腹時血糖は 112 mg/dL であった。\n", id="glucose.md"),
+        Document("# Trains\n\nThe night train leaves at ten.\n", id="trains.md"),
+    ]
+    index_documents(open_store(target), docs, embedder="hash", size=200)
+    return target
+
+
+def test_search_api_only_with_an_index(client, indexed):
+    from norishiro.web.search import IndexSearch
+
+    assert client.get("/api/options").json()["index"] is None
+    assert client.post("/api/search", json={"query": "x"}).status_code == 404
+    with_index = TestClient(create_app(searcher=IndexSearch(indexed)), base_url="http://localhost")
+    opts = with_index.get("/api/options").json()["index"]
+    assert opts["rows"] == 3 and opts["model"] == "hash-512"
+    hits = with_index.post("/api/search", json={"query": "退院時の空腹時血糖", "k": 2}).json()["hits"]
+    assert hits[0]["doc_id"] == "glucose.md" and len(hits) == 2
+    bad = with_index.post("/api/search", json={"query": "", "k": 2})
+    assert bad.status_code == 400 and "query" in bad.text
+
+
+def test_browser_search_box(page, indexed):
+    uvicorn = pytest.importorskip("uvicorn")
+    from norishiro.web.search import IndexSearch
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    app = create_app(searcher=IndexSearch(indexed))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    while not srv.started:
+        time.sleep(0.05)
+    pg = page.context.new_page()  # the same browser, a second page on the server with an index
+    try:
+        pg.goto(f"http://127.0.0.1:{port}/")
+        pg.wait_for_selector("#search-panel:not([hidden])")
+        assert "3 chunks" in pg.text_content("#index_info")
+        pg.fill("#q", "night train")
+        pg.press("#q", "Enter")
+        _wait_count(pg, "#hits li", lambda n: n == 3)
+        assert "trains.md" in pg.text_content("#hits li:first-child .meta")
+        assert page.is_hidden("#search-panel")  # the page started without an index has no box
+    finally:
+        pg.close()
+        srv.should_exit = True
+        th.join(timeout=5)

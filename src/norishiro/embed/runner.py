@@ -265,7 +265,7 @@ def run_embedding(
     An input the server rejects as too long is isolated by splitting its batch, reported
     with its id, and left unembedded (never truncated).
     """
-    from .ollama import InputTooLong
+    from .http import InputTooLong
 
     res = EmbedResult(total=len(jobs), output=str(store.out))
     todo = [j for j in jobs if j.id not in store.done]

@@ -29,7 +29,7 @@ from ..document import Document
 from ..errors import ContextHeaderError, NorishiroError, OptionError
 from ..rows import parse_chunk_rows
 from ..writers.ollama import curl_command, ollama_body_json
-from .models import ChunkRequest, CountRequest, LoadRequest, PlanRequest, RowsRequest
+from .models import ChunkRequest, CountRequest, LoadRequest, PlanRequest, RowsRequest, SearchRequest
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 20 * 1024 * 1024
@@ -291,8 +291,9 @@ def _rows_page(d: RowsRequest) -> dict[str, Any]:
     return _page_result(d.text, doc, chunks, size, unit, d.model, d.truncate, d.ollama_url)
 
 
-def create_app(host: str | None = None) -> FastAPI:
-    """The app; ``host``: the address it is bound to, answered besides the loopback names."""
+def create_app(host: str | None = None, searcher: Any = None) -> FastAPI:
+    """The app; ``host``: the address it is bound to, answered besides the loopback names;
+    ``searcher``: an :class:`~norishiro.web.search.IndexSearch` for the search box, or None."""
     app = FastAPI(title="norishiro", docs_url=None, redoc_url=None, openapi_url=None)
     if host in ("0.0.0.0", "::"):
         hosts = None
@@ -324,7 +325,18 @@ def create_app(host: str | None = None) -> FastAPI:
 
     @app.get("/api/options")
     async def api_options():
-        return {"strategies": list(chunker_names()), "tokenizers": await run_in_threadpool(_tokenizers)}
+        found = await run_in_threadpool(searcher.describe) if searcher else None
+        return {"strategies": list(chunker_names()), "tokenizers": await run_in_threadpool(_tokenizers), "index": found}
+
+    @app.post("/api/search")
+    async def api_search(request: Request):
+        if searcher is None:
+            return _bad("no index: start the page with norishiro serve --index lancedb:FOLDER", 404)
+        d = await _body(request, SearchRequest)
+        try:
+            return {"hits": await run_in_threadpool(searcher.search, d.query, d.k)}
+        except NorishiroError as e:
+            raise _FieldError(str(e), "query") from None
 
     @app.post("/api/chunk")
     async def api_chunk(request: Request):
@@ -368,7 +380,7 @@ def _hash_embedder():
     return HashEmbedder(512)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765) -> None:  # pragma: no cover - runs a server
+def serve(host: str = "127.0.0.1", port: int = 8765, searcher: Any = None) -> None:  # pragma: no cover - a server
     import uvicorn
 
-    uvicorn.run(create_app(host), host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(create_app(host, searcher), host=host, port=port, log_level="warning", access_log=False)

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..config import DEFAULT_MODEL, DEFAULT_OLLAMA_URL
 
-__all__ = ["ChunkRequest", "RowsRequest", "LoadRequest", "CountRequest", "PlanRequest"]
+__all__ = ["ChunkRequest", "RowsRequest", "LoadRequest", "CountRequest", "PlanRequest", "SearchRequest"]
 
 
 class _Strict(BaseModel):
@@ -64,3 +64,10 @@ class PlanRequest(_Strict):
     tokens: int = Field(0, ge=0)
     size: int = Field(512, ge=1)
     overlap: int = Field(0, ge=0)
+
+
+class SearchRequest(_Strict):
+    """A question for the index that ``serve --index`` opened."""
+
+    query: str = Field(..., min_length=1, max_length=10_000)
+    k: int = Field(5, ge=1, le=100)

@@ -26,6 +26,8 @@ const I18N = {
     stride: "stride s", count: "chunks n", embUpper: "embedded tokens (upper bound)", embExact: "embedded tokens (fixed windows)",
     overhead: "overhead", footer: "norishiro — のりしろ is the glue margin two paper pieces share: the chunk overlap.",
     units: { chars: "characters", tokens: "tokens" }, tooBig: "The text is too large",
+    searchTitle: "Search the index", question: "A question", ask: "Search", noHits: "No hits.",
+    indexInfo: (i) => `${i.target} (table ${i.table}): ${i.rows} chunks embedded with ${i.model}.`,
   },
   ja: {
     tagline: "RAG用のチャンク分割をこのマシンで",
@@ -49,6 +51,8 @@ const I18N = {
     stride: "ストライド s", count: "チャンク数 n", embUpper: "埋め込みトークン数（上限）", embExact: "埋め込みトークン数（固定窓）",
     overhead: "増加率", footer: "norishiro — のりしろは、2枚の紙が共有する糊しろ、つまりチャンクのオーバーラップです。",
     units: { chars: "文字", tokens: "トークン" }, tooBig: "テキストが大きすぎます",
+    searchTitle: "インデックスを検索", question: "質問", ask: "検索", noHits: "該当なし。",
+    indexInfo: (i) => `${i.target}（テーブル ${i.table}）：${i.rows} チャンク、${i.model} で埋め込み済み。`,
   },
 };
 
@@ -62,6 +66,7 @@ function applyLang() {
   document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
   $("lang").textContent = lang === "ja" ? "English" : "日本語";
   if (lastResult) render(lastResult);
+  if (indexInfo) $("index_info").textContent = t("indexInfo")(indexInfo);
   plan();
 }
 
@@ -278,6 +283,35 @@ async function useText() {
   } catch (err) { showError(String(err.message || err)); }
 }
 
+let indexInfo = null;
+
+// the search box (shown when the page was started with serve --index)
+async function ask() {
+  showError("");
+  const q = $("q").value.trim();
+  if (!q) return;
+  try {
+    const r = await post("/api/search", { query: q, k: Number($("k").value) || 5 });
+    const list = $("hits");
+    list.textContent = "";
+    if (!r.hits.length) { const li = document.createElement("li"); li.textContent = t("noHits"); list.appendChild(li); }
+    for (const h of r.hits) {
+      const li = document.createElement("li");
+      const meta = document.createElement("div");
+      meta.className = "meta";
+      const where = [h.score.toFixed(3), h.doc_id];
+      if (h.section) where.push("§ " + h.section);
+      if (h.page_start != null) where.push(t("pages")(h.page_start, h.page_end));
+      where.push(`[${h.start}:${h.end}]`);
+      meta.textContent = where.join(" · ");
+      const pre = document.createElement("pre");
+      pre.textContent = h.text;
+      li.append(meta, pre);
+      list.appendChild(li);
+    }
+  } catch (err) { showError(String(err.message || err)); }
+}
+
 // strategies and tokenizers come from the server: every registered chunker, and the
 // models whose tokenizer is on this machine
 async function loadOptions() {
@@ -285,6 +319,11 @@ async function loadOptions() {
     const r = await fetch("/api/options");
     if (!r.ok) return;
     const o = await r.json();
+    if (o.index) {
+      indexInfo = o.index;
+      $("search-panel").hidden = false;
+      $("index_info").textContent = t("indexInfo")(o.index);
+    }
     const st = $("strategy");
     const current = st.value;
     st.textContent = "";
@@ -308,6 +347,8 @@ document.addEventListener("DOMContentLoaded", async () => {
   await loadOptions();
   restoreFromHash();
   $("run").addEventListener("click", run);
+  $("ask").addEventListener("click", ask);
+  $("q").addEventListener("keydown", (e) => { if (e.key === "Enter") ask(); });
   $("lang").addEventListener("click", () => { lang = lang === "ja" ? "en" : "ja"; localStorage.setItem("norishiro-lang", lang); applyLang(); });
   document.querySelectorAll("button.copy").forEach((b) => b.addEventListener("click", () => copyFrom(b.dataset.target, b)));
   $("rows_file").addEventListener("change", async (e) => {
