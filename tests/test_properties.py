@@ -253,3 +253,47 @@ def test_token_overlap_stays_within_its_budget(text, size, overlap, strategy):
     for prev, cur in zip(chunks, chunks[1:]):
         if cur.start < prev.end:
             assert count(text[cur.start : prev.end]) <= overlap
+
+
+def _lower_case_text_reference(text: str, sample: int = 200_000) -> bool:
+    """The first implementation, kept as the reference: one pattern, a Python loop."""
+    import regex
+
+    starts = regex.compile(r"(?:[.!?][\"'’”)\]]*[ \t]+|(?:^|\n[ \t]*\n)[ \t]*)(?=\p{L})")
+    head = text[:sample]
+    low = up = 0
+    for m in starts.finditer(head):
+        ch = head[m.end()]
+        if ch.islower():
+            low += 1
+        elif ch.isupper():
+            up += 1
+    return low >= 2 and up * 4 <= low
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(".!?\"')] \t\naAbBéÉ1²Ⅻ日ßǅ\u0301ª")), max_size=60))
+def test_lower_case_text_agrees_with_its_reference(text):
+    from norishiro.core.sentences import lower_case_text
+
+    assert lower_case_text(text) == _lower_case_text_reference(text)
+    assert lower_case_text(text, sample=7) == _lower_case_text_reference(text, sample=7)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Dr. Smith", " (see p. 4", ").", " 「はい。」と", "言った。", "\n", "\n\n", " 1. ", "a"]),
+        max_size=40,
+    )
+)
+def test_sentence_cuts_of_any_window_are_the_whole_texts(pieces):
+    """Sentence cuts are found a paragraph at a time: a window's cuts are the whole text's
+    cuts inside that window, whatever window is asked for first."""
+    from norishiro.core.boundaries import Boundaries, Level
+
+    text = "".join(pieces)
+    whole = Boundaries(text).cuts(Level.SENTENCE)
+    for lo in range(0, len(text), 7):
+        hi = lo + 23
+        assert Boundaries(text).window_cuts(Level.SENTENCE, lo, hi) == [p for p in whole if lo < p <= hi]

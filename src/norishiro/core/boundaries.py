@@ -25,7 +25,6 @@ import regex
 
 from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
-from .chars import LAST_BREAK as _LAST_BREAK
 from .chars import NL as _NL
 from .chars import snap as _snap
 from .sentences import glued_line_cuts, lower_case_text, sentence_and_lower_cuts
@@ -97,12 +96,10 @@ class Boundaries:
     and the finer levels are needed only where a paragraph is longer than the budget.
     """
 
-    _CONTEXT = 320  # characters of left context for sentence rules (brackets, list numbers)
-
     def __init__(self, text: str, soft_wraps: bool = True):
         self.text = text
         self._paragraphs: list[int] | None = None
-        self._sentence_memo: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._sentence_memo: dict[int, tuple[list[int], list[int]]] = {}  # by paragraph start
         self._lower_text: bool | None = None
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
@@ -164,24 +161,26 @@ class Boundaries:
         return before_lower if lower else sentence
 
     def _sentence_pair(self, lo: int, hi: int) -> tuple[list[int], list[int]]:
-        """Both kinds of sentence cuts in ``(lo, hi]`` (the last few windows are kept:
-        callers repeat them)."""
-        key = (lo, hi)
-        got = self._sentence_memo.get(key)
-        if got is None:
-            text = self.text
-            # left context for brackets and list numbers; brackets never span lines, so
-            # from the last line break is enough
-            ctx = max(0, lo - self._CONTEXT)
-            br = _LAST_BREAK.search(text, ctx, lo) if lo else None
-            if br is not None:
-                ctx = br.end()
-            both = sentence_and_lower_cuts(text, ctx, min(len(text), hi + 8))
-            got = ([p for p in both[0] if lo < p <= hi], [p for p in both[1] if lo < p <= hi])
-            if len(self._sentence_memo) >= 8:
-                del self._sentence_memo[next(iter(self._sentence_memo))]
-            self._sentence_memo[key] = got
-        return got
+        """Both kinds of sentence cuts in ``(lo, hi]``. They are found a whole paragraph at
+        a time, once: a paragraph's rules need no context from before it (brackets never
+        span lines), and a chunker asks for many windows of the same paragraph."""
+        text, n = self.text, len(self.text)
+        paras = self.cuts(Level.PARAGRAPH)
+        k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
+        sentence: list[int] = []
+        before_lower: list[int] = []
+        while k <= len(paras):
+            start = paras[k - 1] if k else 0
+            if start >= hi or start >= n:
+                break
+            got = self._sentence_memo.get(start)
+            if got is None:
+                end = paras[k] if k < len(paras) else n
+                got = self._sentence_memo[start] = sentence_and_lower_cuts(text, start, end)
+            for src, dst in zip(got, (sentence, before_lower)):
+                dst += src[bisect.bisect_right(src, lo) : bisect.bisect_right(src, hi)]
+            k += 1
+        return sentence, before_lower
 
     def _line_window(self, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Newlines, plus sentence ends and glued spots where a new line evidently begins.

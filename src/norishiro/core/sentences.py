@@ -258,8 +258,12 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
     return (sorted(set(out) | set(emotes)) if emotes else out), lower
 
 
-# the first letter of a sentence: after . ? ! and spaces, or at the start of a paragraph
-_STARTS = regex.compile(r"(?:[.!?][\"'’”)\]]*[ \t]+|(?:^|\n[ \t]*\n)[ \t]*)(?=\p{L})")
+# the first letter of a sentence: after . ? ! and spaces, or at the start of a paragraph or
+# of the text. Each pattern captures that letter; [^\W\d_] also takes non-decimal numerals
+# (Ⅻ), which are dropped before counting.
+_STARTS_AFTER_END = re.compile(r"[.!?][\"'’”)\]]*[ \t]+([^\W\d_])")
+_STARTS_PARAGRAPH = re.compile(r"\n[ \t]*\n[ \t]*([^\W\d_])")
+_STARTS_TEXT = re.compile(r"[ \t]*([^\W\d_])")
 
 
 def lower_case_text(text: str, sample: int = 200_000) -> bool:
@@ -268,13 +272,13 @@ def lower_case_text(text: str, sample: int = 200_000) -> bool:
     starts, in the first ``sample`` characters) at least two are lower case, and at least
     four times as many as capitals."""
     head = text[:sample]
-    low = up = 0
-    for m in _STARTS.finditer(head):
-        ch = head[m.end()]
-        if ch.islower():
-            low += 1
-        elif ch.isupper():
-            up += 1
+    letters = _STARTS_AFTER_END.findall(head) + _STARTS_PARAGRAPH.findall(head)
+    first = _STARTS_TEXT.match(head)
+    if first:
+        letters.append(first.group(1))
+    letters = list(filter(str.isalpha, letters))
+    low = sum(map(str.islower, letters))
+    up = sum(map(str.isupper, letters))
     return low >= 2 and up * 4 <= low
 
 
