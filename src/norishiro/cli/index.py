@@ -238,3 +238,17 @@ def _print_hits(hits) -> None:
         text = " ".join(r["text"].split())
         room = width - 4  # terminal cells: a CJK character takes two
         click.echo("    " + (text if cell_len(text) <= room else set_cell_size(text, room - 1) + "…"))
+
+
+def _describe_embedder_flag() -> None:
+    """In ``index``, --embedder (shared with chunk) names the model of the stored vectors."""
+    for p in index_cmd.params:
+        if p.name == "sem_embedder":
+            p.help = (
+                "The model of the stored vectors (and of semantic cuts with --strategy semantic): local "
+                "(offline e5-small), hash (lexical, no model), ollama:MODEL (at --ollama-url) or openai:MODEL "
+                "(at --base-url)."
+            )
+
+
+_describe_embedder_flag()
