@@ -65,7 +65,11 @@ def embed_cmd(chunks_file, output, target, table, embedder, model, ollama_url, b
     url = server_url(spec, ollama_url, server["base_url"])
     if target:
         emb = make_embedder(spec, url, server)
-        _check_context(emb, chunks_file)
+        try:
+            _check_context(emb, lambda: [j.text for j in read_chunk_rows(chunks_file)])
+        except NorishiroError as e:  # a line that is not a chunk row: nothing was written
+            err(f"error: {e}")
+            sys.exit(1)
         sys.exit(embed_into_store(chunks_file, target, table, emb, spec, url, batch_size))
     if Path(output).resolve() == Path(chunks_file).resolve():
         raise click.UsageError(f"-o {output} is the chunks file itself; write the vectors to another file")
@@ -88,7 +92,7 @@ def embed_cmd(chunks_file, output, target, table, embedder, model, ollama_url, b
     except ImportError as e:
         raise click.UsageError(str(e)) from None
     emb = make_embedder(spec, url, server)
-    _check_context(emb, [j.text for j in jobs if j.id not in store.done])
+    _check_context(emb, lambda: [j.text for j in jobs if j.id not in store.done])
     if spec.startswith("ollama:"):
 
         def embed_batch(texts):  # the server's vectors as they are, not normalised
@@ -134,16 +138,12 @@ def _close(emb) -> None:
 
 
 def _check_context(emb, texts) -> None:
-    """For Ollama: ask the server for the model's context, warn about chunks that may not
-    fit, and stop at once for a model that is not there."""
+    """For Ollama: ask the server for the model's context, warn about the chunks (``texts()``)
+    that may not fit, and stop at once for a model that is not there."""
     from ..embed.ollama import ModelNotFound, NotOllama, OllamaEmbedder, OllamaError
 
     if not isinstance(emb, OllamaEmbedder):
         return
-    if isinstance(texts, str):
-        from ..embed.runner import read_chunk_rows
-
-        texts = [j.text for j in read_chunk_rows(texts)]
     context = None
     try:
         context = emb.client.show_context_length(emb.model)
@@ -152,7 +152,7 @@ def _check_context(emb, texts) -> None:
         sys.exit(1)
     except OllamaError:
         pass  # server down or old: fall back to the table, the run will retry
-    warn_context(texts, emb.model, context)
+    warn_context(texts(), emb.model, context)
 
 
 def embed_into_store(chunks_file, target, table, emb, spec, url, batch_size) -> int:

@@ -9,7 +9,17 @@ import click
 
 from ..api import iter_chunks
 from ..errors import NorishiroError
-from .common import CONTEXT, Problems, chunk_options, config_from_options, describe, err, parse_meta, runtime_for
+from .common import (
+    CONTEXT,
+    Problems,
+    chunk_options,
+    config_from_options,
+    console,
+    describe,
+    err,
+    parse_meta,
+    runtime_for,
+)
 from .embedders import make_embedder, server_options, server_url
 from .reading import input_options, load_inputs
 
@@ -115,7 +125,7 @@ def index_cmd(
     runtime = runtime_for(config)
     problems = Problems()
     progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), disable=quiet, console=_console()
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), disable=quiet, console=console()
     )
     task = progress.add_task("chunks", total=None)
     indexer = make_indexer(store, emb, spec, url, batch_size, lambda n: progress.advance(task, n))
@@ -151,12 +161,6 @@ def index_cmd(
         err(f"{problems.summary()}; the rest was indexed. Fix them and run again.")
     if rep.stopped or rep.failed or problems:
         sys.exit(130 if rep.stopped == "interrupted" else 1)
-
-
-def _console():
-    from .common import console
-
-    return console()
 
 
 @click.command("search", context_settings=CONTEXT)

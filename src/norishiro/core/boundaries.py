@@ -164,18 +164,18 @@ class Boundaries:
         """Both kinds of sentence cuts in ``(lo, hi]``. They are found a whole paragraph at
         a time, once: a paragraph's rules need no context from before it (brackets never
         span lines), and a chunker asks for many windows of the same paragraph."""
-        text, n = self.text, len(self.text)
+        text = self.text
         paras = self.cuts(Level.PARAGRAPH)
         k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
         sentence: list[int] = []
         before_lower: list[int] = []
         while k <= len(paras):
             start = paras[k - 1] if k else 0
-            if start >= hi or start >= n:
+            if start >= hi:
                 break
             got = self._sentence_memo.get(start)
             if got is None:
-                end = paras[k] if k < len(paras) else n
+                end = paras[k] if k < len(paras) else len(text)
                 got = self._sentence_memo[start] = sentence_and_lower_cuts(text, start, end)
             for src, dst in zip(got, (sentence, before_lower)):
                 dst += src[bisect.bisect_right(src, lo) : bisect.bisect_right(src, hi)]

@@ -220,6 +220,10 @@ class Store(Protocol):
         """An approximate nearest-neighbour index for large stores; False when not built."""
         ...
 
+    def finish(self) -> None:
+        """Upkeep after a run that wrote or deleted rows (compaction, statistics)."""
+        ...
+
     def delete_documents(self, doc_ids: Sequence[str]) -> int:
         """Remove every row of these documents; the number of rows removed."""
         ...

@@ -41,16 +41,13 @@ class IndexReport:
     pruned: list[str] = field(default_factory=list)
     stopped: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
 
 class Indexer:
     """Documents' rows into ``store`` with ``embedder``; see the module docstring.
 
-    Documents are looked up and written in groups (one store query for up to ``batch_size``
-    chunks' worth of documents, one write for the documents whose vectors are ready), each
-    group in one step, so a document is never half written.
+    Documents are looked up and written in groups (one store query for up to 256 documents
+    or 2,048 rows, one write for the documents whose vectors are ready), each group in one
+    step, so a document is never half written.
     """
 
     def __init__(
@@ -118,9 +115,10 @@ class Indexer:
                 if r.embed_hash in reusable:
                     r.vector = list(reusable[r.embed_hash])
                     self.report.reused += 1
-            self.on_progress(len(rows) - sum(r.vector is None for r in write))
+            missing = sum(r.vector is None for r in write)
+            self.on_progress(len(rows) - missing)
             self._queue.append(Change(doc_id, write, keep, bool(have)))
-            self._waiting += sum(r.vector is None for r in write)
+            self._waiting += missing
 
     def flush(self) -> None:
         """Embed what waits, writing documents as soon as their vectors are ready."""
@@ -151,13 +149,17 @@ class Indexer:
         rows = check_vectors(vectors, len(batch), None)
         dim = len(rows[0]) if rows else 0
         if self.info is None:
-            self.info = IndexInfo(self.model, dim, self.spec, self.url)
+            self._bind(dim)
         elif self.info.dim != dim:
             raise ModelMismatch(self.store.target, self.info, self.model, dim)
         for r, v in zip(batch, rows):
             r.vector = v
         self.report.embedded += len(batch)
         self.on_progress(len(batch))
+
+    def _bind(self, dim: int) -> None:
+        """A new store takes the model and dimension of its first vectors."""
+        self.info = IndexInfo(self.model, dim, self.spec, self.url)
 
     def _write_ready(self) -> None:
         """Write, in one step, the queued documents whose every row has a vector (or failed)."""
@@ -170,7 +172,7 @@ class Indexer:
             return
         first = next((r for c in ready for r in c.rows), None)
         if self.info is None and first is not None:  # rows that came with their vectors
-            self.info = IndexInfo(self.model, len(first.vector or []), self.spec, self.url)
+            self._bind(len(first.vector or []))
         if self.info is None:  # every row failed and the store is new: nothing to create it with
             return
         self.report.rows_deleted += self.store.replace(self.info, ready)
@@ -193,9 +195,8 @@ class Indexer:
             self.flush()
             if prune:
                 self.prune()
-            finish = getattr(self.store, "finish", None)
-            if finish is not None and self.report.rows_written + self.report.rows_deleted:
-                finish()
+            if self.report.rows_written + self.report.rows_deleted:
+                self.store.finish()
         except NorishiroError as e:
             if not e.stops_run:  # a bad input: keep the documents before it, then say so
                 try:
