@@ -297,3 +297,113 @@ def test_sentence_cuts_of_any_window_are_the_whole_texts(pieces):
     for lo in range(0, len(text), 7):
         hi = lo + 23
         assert Boundaries(text).window_cuts(Level.SENTENCE, lo, hi) == [p for p in whole if lo < p <= hi]
+
+
+_SENTENCE_PIECES = [
+    "Dr. Smith",
+    " (see p. 4",
+    ").",
+    " 「はい。」と",
+    "言った。",
+    "『猫。』の",
+    "（注。）に",
+    "\n",
+    "\r\n",
+    "\x1c",
+    " 1. ",
+    "#2. ",
+    "１．",
+    "65．5",
+    "Yahoo!ニュース",
+    "e.g. bla",
+    "U.S. ",
+    "a.html",
+    "3.5 mg. Next",
+    "up. to",
+    "モーニング娘。は",
+    "？！",
+    "...",
+    '"',
+    "'",
+    "] ",
+    "[",
+    "x@y.org. ",
+    "www.a. b",
+    "E. coli",
+    "No. (2)",
+    "A. ",
+    "ok 😀 Next",
+    "e\u0301. É",
+    "．",
+    "。 ",
+    "  ",
+    "\u3000",
+    "a" * 45 + ". B",
+    "Eq. #3",
+    "1.5%. The",
+    "日本",
+    "楽しかった(笑)また",
+    "行くよ♪♪ 次",
+    "ok ^_^ Yes",
+    "だ（泣）で",
+    "すごい👍🏽明日",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.one_of(st.sampled_from(_SENTENCE_PIECES), st.text(max_size=4)), max_size=60),
+    st.integers(0, 400),
+    st.integers(0, 400),
+)
+def test_sentence_rules_agree_with_their_reference(pieces, a, b):
+    """The fast candidate loop (bracket stack touched only at brackets, the word before a
+    full stop read by one reversed match) finds exactly the reference loop's cuts."""
+    from norishiro.core.sentences import sentence_and_lower_cuts
+    from reference_sentences import reference_sentence_and_lower_cuts
+
+    text = "".join(pieces)
+    assert sentence_and_lower_cuts(text) == reference_sentence_and_lower_cuts(text)
+    lo, hi = min(a, b), max(a, b)
+    assert sentence_and_lower_cuts(text, lo, hi) == reference_sentence_and_lower_cuts(text, lo, hi)
+
+
+@pytest.mark.parametrize("gap", range(235, 246))
+@pytest.mark.parametrize("opener,closer", [("「", "」"), ("(", ")")])
+def test_stale_brackets_are_dropped_where_the_reference_drops_them(gap, opener, closer):
+    """An opening bracket left open longer than the limit stops hiding sentence ends at the
+    same candidate in both loops, and its late closer then pops the same stack."""
+    from norishiro.core.sentences import sentence_and_lower_cuts
+    from reference_sentences import reference_sentence_and_lower_cuts
+
+    for text in (
+        opener + "あ" * gap + "。い。" + closer + "う。え。",
+        "x " + opener + "word " * (gap // 5) + "w" * (gap % 5) + ". Next. Then" + closer + ". Last. End",
+        opener + "「" + "あ" * gap + "。」と" + closer + "。お。",
+    ):
+        assert sentence_and_lower_cuts(text) == reference_sentence_and_lower_cuts(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["a", " ", "|", "||", "【注", "■", "/dL", "/L", "Na", "CRP 3", "2026/1/10", "\t", "mmHg", "9", "/分"]
+        )
+        | st.text(max_size=3),
+        max_size=40,
+    )
+)
+def test_glued_line_cuts_agree_without_their_quick_look(pieces):
+    """The quick look for what a glued row needs never hides a cut the patterns find."""
+    from norishiro.core import sentences
+
+    text = "".join(pieces)
+    fast = [sentences.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)]
+    original = sentences._maybe_glued
+    sentences._maybe_glued = lambda seg: True
+    try:
+        slow = [sentences.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)]
+    finally:
+        sentences._maybe_glued = original
+    assert fast == slow

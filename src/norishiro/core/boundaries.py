@@ -101,6 +101,7 @@ class Boundaries:
         self._paragraphs: list[int] | None = None
         self._sentence_memo: dict[int, tuple[list[int], list[int]]] = {}  # by paragraph start
         self._lower_text: bool | None = None
+        self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
         self._soft = SoftWraps(text) if soft_wraps else None
@@ -203,8 +204,12 @@ class Boundaries:
         if tail_only and nl:
             lo = nl[-1]
         cuts = set(nl)
+        starts = self._line_starts
         for p in self._sentence_window(lo, hi):
-            if _LINE_START.match(text, p):
+            got = starts.get(p)
+            if got is None:
+                got = starts[p] = _LINE_START.match(text, p) is not None
+            if got:
                 cuts.add(p)
         cuts.update(glued_line_cuts(text, lo, hi))
         return sorted(cuts)

@@ -8,11 +8,10 @@ cost grows with the number of terminators, not characters.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import regex
 
-from .chars import HSPACE as _HSPACE
-from .chars import LAST_BREAK as _LAST_BREAK
 from .chars import snap as _snap
 
 __all__ = ["sentence_cuts", "sentence_and_lower_cuts", "lower_case_text", "glued_line_cuts"]
@@ -22,8 +21,9 @@ _CLOSERS = "」』）)】］〉》〕｝]}”’"
 _PAIR = dict(zip(_CLOSERS, _OPENERS))
 _BRACKETS = re.compile("[" + re.escape(_OPENERS + _CLOSERS) + "]")
 # A run of terminators, the brackets/quotes that close right after it, trailing spaces.
-_SENTENCE_CAND = regex.compile(
-    r"(?P<term>[。｡！？!?．.]+)(?P<close>[" + regex.escape(_CLOSERS) + r"\"']*)(?P<space>" + _HSPACE + "*)"
+# (with the standard engine, whose \s also takes \x1f: named here to keep HSPACE's meaning)
+_SENTENCE_CAND = re.compile(
+    r"([。｡！？!?．.]+)([" + re.escape(_CLOSERS) + r"\"']*)([^\S\r\n\x0b\x0c\x1c-\x1f\x85\u2028\u2029]*)"
 )
 # After a closing bracket (or a terminator) these continue the sentence: 「…。」と言った,
 # 「…！」って, 「…。」などと, 「…。」が口癖, 「…。」を繰り返す (not がん, which can start one).
@@ -63,6 +63,12 @@ _LATIN_LOWER = regex.compile(r"\p{Ll}")
 # letters with inner dots: U.S, b.i.d, e.g, Ph.D, a.html (a decimal number is not one)
 _DOTTED = regex.compile(r"\p{L}{1,6}(?:\.\p{L}{1,6})+$")
 _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+# the word before a full stop, read backwards: no white space (str.isspace, hence \x1c-\x1f
+# named), no CJK, no opening bracket
+_TOKEN_BEFORE = regex.compile(r"[^\s\x1c-\x1f\p{Han}\p{Hiragana}\p{Katakana}「『（(【]{0,41}", regex.REVERSE)
+# what changes the bracket stack: a bracket, or a line break (brackets never span lines)
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_STACK_EVENTS = re.compile("[" + re.escape(_OPENERS + _CLOSERS) + _BREAKS + "]")
 
 
 _GLUED_PIPE = regex.compile(r"\|\|")
@@ -72,7 +78,16 @@ _GLUED_DATE_ROW = regex.compile(r"\t\d{4}/\d{1,2}/\d{1,2}\t|\d{4}/\d{1,2}/\d{1,2
 # (単位2026/1/10<TAB>, mg/dL2026/1/17<TAB>)
 _GLUED_CELL_DATE = regex.compile(r"(?<=[^\s\d/.,\-])\d{4}/\d{1,2}/\d{1,2}\t")
 _ROW_CELL = regex.compile(r"[A-Za-z]{1,3}\d{0,3}$")
+# what a date or a unit needs, found from its slash (a literal first character is fast)
+_GLUED_SLASH = re.compile(r"/(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z])")
 _GLUED_UNIT = regex.compile(r"(?:/[dmμu]?[Ll]|mmHg|/分)(?=[A-Z][A-Za-z0-9-]{1,7} ?[\d<>≦≧])")
+
+
+def _maybe_glued(seg: str) -> bool:
+    """``seg`` holds something every glued pattern needs; most windows have none."""
+    if "||" in seg or "mmHg" in seg or _GLUED_SLASH.search(seg):
+        return True
+    return not seg.isascii() and any(c in seg for c in "【■◆●")
 
 
 def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
@@ -85,6 +100,8 @@ def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
     """
     n = len(text)
     a, b = max(0, lo - 16), min(n, hi + 16)
+    if not _maybe_glued(text[a:b]):
+        return []
     out = []
     for m in _GLUED_PIPE.finditer(text, a, b):
         out.append(m.start() + 1)
@@ -109,12 +126,14 @@ def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
 
 
 def _token_before(text: str, i: int) -> tuple[str, int]:
-    """The run of non-space, non-CJK characters ending at ``i`` (exclusive), and its start."""
-    j = i
-    while j > 0 and not text[j - 1].isspace() and not _CJK.match(text[j - 1]) and text[j - 1] not in "「『（(【":
-        j -= 1
-        if i - j > 40:
-            break
+    """The run of non-space, non-CJK characters ending at ``i`` (exclusive; at most 41 of
+    them), and its start."""
+    a = max(0, i - 41)
+    seg = text[a:i]
+    if seg.isascii() and seg.isprintable():  # the usual case: only " " and "(" stop it
+        j = a + max(seg.rfind(" "), seg.rfind("(")) + 1
+    else:
+        j = _TOKEN_BEFORE.match(text, a, i).start()
     return text[j:i], j
 
 
@@ -166,74 +185,76 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
     hi = n if hi is None else min(hi, n)
     out: list[int] = []
     lower: list[int] = []
+    # Brackets and line breaks, in order: the bracket stack changes only at them, so a text
+    # without any (most prose) never touches it.
+    events = [(m.start(), m.group()) for m in _STACK_EVENTS.finditer(text, lo, hi)]
+    events.append((n + 1, ""))
+    ev = 0
+    next_event = events[0][0]
     stack: list[tuple[str, int]] = []  # open brackets before the current candidate
-    done = lo
 
-    def advance(upto: int) -> None:
-        """Bring the bracket stack up to ``upto``: only the text after the last line break
-        counts, because brackets never span lines."""
-        nonlocal done
-        if upto <= done:
-            return
-        start = done
-        br = _LAST_BREAK.search(text, done, upto)
-        if br is not None:
-            stack.clear()
-            start = br.end()
-        for b in _BRACKETS.finditer(text, start, upto):
-            ch = b.group()
-            if ch in _PAIR:
+    def advance(upto: int) -> int:
+        """Apply the events before ``upto``; return the index of the next one."""
+        k = ev
+        while events[k][0] < upto:
+            pos, ch = events[k]
+            if ch in _BREAKS:
+                stack.clear()
+            elif ch in _PAIR:
                 want = _PAIR[ch]
-                for k in range(len(stack) - 1, -1, -1):
-                    if stack[k][0] == want:
-                        del stack[k:]
+                for d in range(len(stack) - 1, -1, -1):
+                    if stack[d][0] == want:
+                        del stack[d:]
                         break
             else:
-                stack.append((ch, b.start()))
-        done = upto
+                stack.append((ch, pos))
+            k += 1
+        return k
 
     last_cut = lo
     for m in _SENTENCE_CAND.finditer(text, lo, hi):
-        ts, te = m.span("term")
-        advance(ts)
-        while stack and stack[0][1] < ts - _MAX_QUOTE:
-            stack.pop(0)
+        ts, close_end, end = m.start(), m.end(2), m.end()
+        if next_event < ts:
+            ev = advance(ts)
+            next_event = events[ev][0]
+        if stack:
+            while stack and stack[0][1] < ts - _MAX_QUOTE:
+                stack.pop(0)
         depth_before = len(stack)
-        advance(m.end("close"))
-        depth_after = len(stack)
-        end = m.end()
-        term = m.group("term")
-        nxt = text[end] if end < n else ""
-        spaced = bool(m.group("space"))
-
-        if depth_after > 0:
+        if next_event < close_end:
+            ev = advance(close_end)
+            next_event = events[ev][0]
+        if stack:
             continue  # still inside brackets
-        if depth_before > 0 and not m.group("close"):
+        closed = close_end > m.end(1)
+        if depth_before and not closed:
             continue
-        if nxt and not spaced and _QUOTATIVE.match(text, end):
-            continue  # 「…。」と言った / 行くの？と聞かれた
-        if depth_before > 0 and m.group("close") and nxt and not spaced and _continues_after_quotes(text, end):
-            continue  # 『吾輩は猫である。』の作者, 「…。」「…。」など
-        if term == "。" and not m.group("close") and not spaced and _NAME_PARTICLE.match(text, end):
-            continue  # モーニング娘。は
+        nxt = text[end] if end < n else ""
+        spaced = end > close_end
+        if nxt and not spaced:
+            if _QUOTATIVE.match(text, end):
+                continue  # 「…。」と言った / 行くの？と聞かれた
+            if depth_before and closed and _continues_after_quotes(text, end):
+                continue  # 『吾輩は猫である。』の作者, 「…。」「…。」など
+            if not closed and m.group(1) == "。" and _NAME_PARTICLE.match(text, end):
+                continue  # モーニング娘。は
         if nxt == "" or nxt in "\r\n\x0b\x0c\x85\u2028\u2029":
             continue  # the line or the text ends here anyway: the line level has this cut
 
-        prev = text[ts - 1] if ts > 0 else ""
+        term = m.group(1)
         to = out
-        if set(term) <= {"."}:
+        if not term.strip("."):
             if not spaced:
                 continue  # 3.5, a.html, 2024.3.15, e.g.
             if nxt.isdigit():
                 continue  # Fig. 3, No. 5, Ver. 2.0
-            if _LATIN_LOWER.match(nxt):
+            if "a" <= nxt <= "z" or (nxt >= "\x80" and _LATIN_LOWER.match(nxt)):
                 to = lower  # ...request up. to an / e.g. bla (an abbreviation: dropped below)
             token, tstart = _token_before(text, ts)
             low = token.lower().lstrip("(\"'。．！？!?、，")  # 。Q. : the label after a sentence end
-            address = "@" in low or "://" in low or low.startswith("www.")
-            if not token or address:
+            if not token or "@" in low or "://" in low or low.startswith("www."):
                 pass  # a word, or an e-mail address / URL at the end of a sentence
-            elif low in _ABBREVIATIONS or _DOTTED.match(low):
+            elif low in _ABBREVIATIONS or ("." in low and _DOTTED.match(low)):
                 continue  # Dr., et al., U.S., b.i.d. (not 1.5%. or $1.0.)
             elif low in _NUMBER_ABBREVIATIONS:
                 if nxt in "(#":
@@ -244,13 +265,15 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
                 _at_sentence_start(text, tstart, last_cut) or _CJK.match(nxt)
             ):
                 continue  # 1. 高血圧 / #1. 高血圧症 / 高血圧 2. 糖尿病
-        elif set(term) <= {"!", "?"}:
+        elif not term.strip("!?"):
+            prev = text[ts - 1] if ts > 0 else ""
             if prev.isascii() and prev.isalnum() and not spaced:
                 continue  # Yahoo!ニュース
-        elif set(term) <= {"．"}:
+        elif not term.strip("．"):
+            prev = text[ts - 1] if ts > 0 else ""
             if prev.isdigit() and not spaced and (nxt.isdigit() or _list_number_before(text, ts, last_cut)):
                 continue  # ６５．５ｋｇ, 1．血液検査 (but 術後POD1．発熱なし． ends)
-        p = _snap(text, end)
+        p = _snap(text, end) if nxt >= "\u0300" else end
         if 0 < p < n and (not to or to[-1] < p):
             to.append(p)
             last_cut = p
@@ -300,15 +323,31 @@ def _continues_after_quotes(text: str, end: int) -> bool:
     return False
 
 
+def _emotes(text: str, lo: int, hi: int) -> Iterator[regex.Match]:
+    """``_EMOTE.finditer(text, lo, hi)``, tried only where a mark can start: at a hint
+    character or right before one (the ``(`` of ``(笑)``)."""
+    pos = lo
+    for h in _EMOTE_HINT.finditer(text, lo, hi):
+        at = h.start()
+        for start in (at - 1, at):
+            if start >= pos:
+                m = _EMOTE.match(text, start, hi)
+                if m:
+                    yield m
+                    pos = m.end()
+                    break
+
+
 def _emote_cuts(text: str, lo: int, hi: int) -> list[int]:
     """Sentence ends after an emoji, a kaomoji or a symbol such as ♪: after a predicate (a
     sentence-final kana, a word) and before a new sentence (not a particle, a terminator, a
     closing bracket)."""
     n = len(text)
-    out = []
-    if not _EMOTE_HINT.search(text, lo, hi):
-        return out
-    for m in _EMOTE.finditer(text, lo, hi):
+    out: list[int] = []
+    seg = text[lo:hi]
+    if seg.isascii() and "^" not in seg:
+        return out  # in ASCII only ^_^ is one
+    for m in _emotes(text, lo, hi):
         if not _EMOTE_AFTER.search(text, max(0, m.start() - 8), m.start()):
             continue
         end = m.end()
