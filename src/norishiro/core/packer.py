@@ -208,14 +208,17 @@ class Packer:
         if hi <= lo:
             return None
         levels = self.end_levels
-        if self.exact and levels[0] is Level.PARAGRAPH and not self._atom_starts and not avoid_heads:
+        if self.exact and levels[0] is Level.PARAGRAPH:
             # fast path for characters: most chunks end at the text end or a paragraph
+            # (every cut up to hi fits: the farthest one that is usable is the answer)
             if hi >= self.n:
                 return self.n
             para = self.bnd.cuts(Level.PARAGRAPH)
             j = bisect_right(para, hi) - 1
-            if j >= 0 and para[j] > lo:
-                return para[j]
+            while j >= 0 and para[j] > lo:
+                if self._usable(para[j], avoid_heads):
+                    return para[j]
+                j -= 1
             levels = levels[1:]
         # with a token index, look first near where the budget is predicted to run out:
         # computing every line and sentence cut of a long window costs more than counting
@@ -225,10 +228,20 @@ class Packer:
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
             for window_lo in (near, lo) if near > lo else (lo,):
+                if self.exact and level is Level.LINE and self._atom_starts and not self.merge_coarser:
+                    # the farthest line cuts first: when the farthest is usable it is the
+                    # answer, and no other newline of the window needs its soft-wrap test
+                    tail = self.bnd.window_cuts(level, window_lo, hi, tail_only=True, packing=True)
+                    if tail and self._usable(tail[-1], avoid_heads):
+                        return tail[-1]
                 got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
                 if got is not None:
                     return got
         return None
+
+    def _usable(self, c: int, avoid_heads: bool) -> bool:
+        """``c`` may end a chunk: not inside an atom, and not on a heading when avoided."""
+        return not (self._atom_starts and self._blocked(c)) and not (avoid_heads and self._on_heading(c))
 
     def _overlap_lo(self, s: int, e: int) -> int:
         """Where overlap candidates begin: no start before it fits the overlap budget.

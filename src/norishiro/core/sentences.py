@@ -66,9 +66,8 @@ _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 # the word before a full stop, read backwards: no white space (str.isspace, hence \x1c-\x1f
 # named), no CJK, no opening bracket
 _TOKEN_BEFORE = regex.compile(r"[^\s\x1c-\x1f\p{Han}\p{Hiragana}\p{Katakana}「『（(【]{0,41}", regex.REVERSE)
-# what changes the bracket stack: a bracket, or a line break (brackets never span lines)
-_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_STACK_EVENTS = re.compile("[" + re.escape(_OPENERS + _CLOSERS) + _BREAKS + "]")
+# a line break empties the bracket stack (brackets never span lines)
+_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 _GLUED_PIPE = regex.compile(r"\|\|")
@@ -185,22 +184,30 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
     hi = n if hi is None else min(hi, n)
     out: list[int] = []
     lower: list[int] = []
-    # Brackets and line breaks, in order: the bracket stack changes only at them, so a text
-    # without any (most prose) never touches it.
-    events = [(m.start(), m.group()) for m in _STACK_EVENTS.finditer(text, lo, hi)]
+    # The bracket stack changes only at brackets, and is emptied by a line break: a text
+    # without brackets (most prose) never touches it, and breaks are looked for only while
+    # a bracket is open.
+    events = [(m.start(), m.group()) for m in _BRACKETS.finditer(text, lo, hi)]
     events.append((n + 1, ""))
     ev = 0
     next_event = events[0][0]
     stack: list[tuple[str, int]] = []  # open brackets before the current candidate
+    done = lo  # breaks before this have been seen
 
     def advance(upto: int) -> int:
-        """Apply the events before ``upto``; return the index of the next one."""
+        """Apply the brackets and breaks before ``upto``; return the next bracket's index."""
+        nonlocal done
         k = ev
-        while events[k][0] < upto:
+        while True:
             pos, ch = events[k]
-            if ch in _BREAKS:
+            stop = pos if pos < upto else upto
+            if stack and done < stop and _BREAK.search(text, done, stop):
                 stack.clear()
-            elif ch in _PAIR:
+            if stop > done:
+                done = stop
+            if pos >= upto:
+                return k
+            if ch in _PAIR:
                 want = _PAIR[ch]
                 for d in range(len(stack) - 1, -1, -1):
                     if stack[d][0] == want:
@@ -209,19 +216,18 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
             else:
                 stack.append((ch, pos))
             k += 1
-        return k
 
     last_cut = lo
     for m in _SENTENCE_CAND.finditer(text, lo, hi):
         ts, close_end, end = m.start(), m.end(2), m.end()
-        if next_event < ts:
+        if next_event < ts or stack:
             ev = advance(ts)
             next_event = events[ev][0]
         if stack:
             while stack and stack[0][1] < ts - _MAX_QUOTE:
                 stack.pop(0)
         depth_before = len(stack)
-        if next_event < close_end:
+        if next_event < close_end or stack:
             ev = advance(close_end)
             next_event = events[ev][0]
         if stack:
