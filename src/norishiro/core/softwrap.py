@@ -181,14 +181,19 @@ class SoftWraps:
     def __init__(self, text: str):
         self.text = text
         self._paras: dict[int, _Paragraph] = {}
+        self._known: dict[int, bool] = {}  # a chunker asks about the same newline often
 
     def is_soft(self, p: int, start: int, end: int) -> bool:
         """``p`` (just after a newline) in the paragraph ``text[start:end]`` is a soft wrap."""
+        got = self._known.get(p)
+        if got is not None:
+            return got
         para = self._paras.get(start)
         if para is None:
             para = self._paras[start] = _Paragraph(self.text, start, end)
         i = bisect_left(para.ends, p)
-        return i < len(para.ends) - 1 and para.ends[i] == p and para.soft(i)
+        got = self._known[p] = i < len(para.ends) - 1 and para.ends[i] == p and para.soft(i)
+        return got
 
 
 def soft_wraps(text: str, start: int = 0, end: int | None = None) -> list[int]:
