@@ -228,9 +228,10 @@ class Packer:
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
             for window_lo in (near, lo) if near > lo else (lo,):
-                if self.exact and level is Level.LINE and self._atom_starts and not self.merge_coarser:
+                if self.exact and level is Level.LINE and self._atom_starts and not self.merge_coarser and hi < self.n:
                     # the farthest line cuts first: when the farthest is usable it is the
                     # answer, and no other newline of the window needs its soft-wrap test
+                    # (near the text end, _cuts may add the end itself: not taken here)
                     tail = self.bnd.window_cuts(level, window_lo, hi, tail_only=True, packing=True)
                     if tail and self._usable(tail[-1], avoid_heads):
                         return tail[-1]
