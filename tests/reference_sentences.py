@@ -6,7 +6,6 @@ from __future__ import annotations
 import regex
 
 from norishiro.core.chars import HSPACE as _HSPACE
-from norishiro.core.chars import LAST_BREAK as _LAST_BREAK
 from norishiro.core.chars import snap as _snap
 from norishiro.core.sentences import (
     _ABBREVIATIONS,
@@ -28,6 +27,7 @@ from norishiro.core.sentences import (
     _list_number_before,
 )
 
+_LAST_BREAK = regex.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", regex.REVERSE)
 _SENTENCE_CAND = regex.compile(
     r"(?P<term>[。｡！？!?．.]+)(?P<close>[" + regex.escape(_CLOSERS) + r"\"']*)(?P<space>" + _HSPACE + "*)"
 )

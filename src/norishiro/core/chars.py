@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import regex
 
-__all__ = ["EXTEND", "NL", "HSPACE", "LAST_BREAK", "snap"]
+__all__ = ["EXTEND", "NL", "HSPACE", "HSPACE_STD", "BREAK", "snap"]
 
 # Characters that must never start a piece: they extend the grapheme before them.
 EXTEND = regex.compile(
     r"[\p{Grapheme_Cluster_Break=Extend}\p{Grapheme_Cluster_Break=ZWJ}"
     r"\p{Grapheme_Cluster_Break=SpacingMark}]+"
 )
-NL = r"(?>\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])"
-HSPACE = r"[^\S\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]"
-# the last line break before a position (searched backwards)
-LAST_BREAK = regex.compile(r"[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]", regex.REVERSE)
+_BREAKS = r"\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines breaks at
+NL = rf"(?>\r\n|[{_BREAKS}])"
+HSPACE = rf"[^\S{_BREAKS}]"
+# HSPACE for the standard ``re`` engine, whose \s also takes \x1f (as str.isspace does)
+HSPACE_STD = rf"[^\S{_BREAKS}\x1f]"
+BREAK = re.compile(rf"[{_BREAKS}]")
 
 
 def snap(text: str, p: int) -> int:

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import regex
 
+from .chars import BREAK as _BREAK
+from .chars import HSPACE_STD as _HSPACE_STD
 from .chars import snap as _snap
 
 __all__ = ["sentence_cuts", "sentence_and_lower_cuts", "lower_case_text", "glued_line_cuts"]
@@ -21,10 +23,7 @@ _CLOSERS = "」』）)】］〉》〕｝]}”’"
 _PAIR = dict(zip(_CLOSERS, _OPENERS))
 _BRACKETS = re.compile("[" + re.escape(_OPENERS + _CLOSERS) + "]")
 # A run of terminators, the brackets/quotes that close right after it, trailing spaces.
-# (with the standard engine, whose \s also takes \x1f: named here to keep HSPACE's meaning)
-_SENTENCE_CAND = re.compile(
-    r"([。｡！？!?．.]+)([" + re.escape(_CLOSERS) + r"\"']*)([^\S\r\n\x0b\x0c\x1c-\x1f\x85\u2028\u2029]*)"
-)
+_SENTENCE_CAND = re.compile(r"([。｡！？!?．.]+)([" + re.escape(_CLOSERS) + r"\"']*)(" + _HSPACE_STD + "*)")
 # After a closing bracket (or a terminator) these continue the sentence: 「…。」と言った,
 # 「…！」って, 「…。」などと, 「…。」が口癖, 「…。」を繰り返す (not がん, which can start one).
 _QUOTATIVE = regex.compile(r"と|っ|など|なんて|が(?!ん)|を")
@@ -66,8 +65,6 @@ _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 # the word before a full stop, read backwards: no white space (str.isspace, hence \x1c-\x1f
 # named), no CJK, no opening bracket
 _TOKEN_BEFORE = regex.compile(r"[^\s\x1c-\x1f\p{Han}\p{Hiragana}\p{Katakana}「『（(【]{0,41}", regex.REVERSE)
-# a line break empties the bracket stack (brackets never span lines)
-_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 _GLUED_PIPE = regex.compile(r"\|\|")
@@ -201,7 +198,7 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
         while True:
             pos, ch = events[k]
             stop = pos if pos < upto else upto
-            if stack and done < stop and _BREAK.search(text, done, stop):
+            if stack and done < stop and _BREAK.search(text, done, stop):  # brackets never span lines
                 stack.clear()
             if stop > done:
                 done = stop
