@@ -110,6 +110,17 @@ def test_rank_table_is_cached_on_disk_and_works_without_a_writable_cache(tmp_pat
     tk.rank_table.cache_clear()
     again = tk.rank_table("cl100k_base")  # read back from the file
     assert again[0] == first[0] and again[1] == first[1] and (again[2] == first[2]).all()
+    # the token -> rank dictionary is kept beside it, and read back equal
+    tk._bundled_ranks.cache_clear()
+    built = tk._bundled_ranks("cl100k_base")[1]
+    assert len(list((tmp_path / "cache" / "tiktoken").glob("cl100k_base-*.marshal"))) == 1
+    tk._bundled_ranks.cache_clear()
+    assert tk._bundled_ranks("cl100k_base")[1] == built
+    for bad in (b"\x00garbage", __import__("marshal").dumps({b"a": 1})):  # broken, or another table
+        next((tmp_path / "cache" / "tiktoken").glob("cl100k_base-*.marshal")).write_bytes(bad)
+        tk._bundled_ranks.cache_clear()
+        assert tk._bundled_ranks("cl100k_base")[1] == built
+    tk._bundled_ranks.cache_clear()
     ro = tmp_path / "ro"
     ro.write_text("a file where the cache folder would be")  # mkdir fails: parsed, not cached
     monkeypatch.setenv("NORISHIRO_CACHE_DIR", str(ro))
