@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import norishiro
@@ -347,7 +347,140 @@ _SENTENCE_PIECES = [
     "ok ^_^ Yes",
     "だ（泣）で",
     "すごい👍🏽明日",
+    "など",
+    "なんて",
+    "がん",
+    "が",
+    "を",
+    "っ",
+    "\t",
+    "\x00",
+    "\x7f",
+    "’s. ",
+    "１. ",
+    "Ｘ. y",
+    ". 高",
+    "１２．３",
+    "(1). ",
+    "#(3). ",
+    "http://x. ",
+    "a.b.c. D",
+    "abcdefg.hi. J",
+    "ä. b",
+    "」",
+    "『",
+    "（",
+    "は",
+    "の",
+    "から",
+    "\u3099",
+    "\u302a",
+    "\u0301",
+    "\u200d",
+    "\x85",
+    "\u2028",
+    "\u00a0",
+    "\x1f",
 ]
+
+# characters the compiled loop tests one by one: terminators, closers, spaces, particles,
+# marks, digits of other scripts
+_SENTENCE_CHARS = (
+    "。｡！？!?．.」』）)】］〉》〕｝]}”’\"'「『（(【［〈《〔｛[{“‘ \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"
+    "\u00a0\u3000\u2003とっなどんてがをはのにでへもやからまよ漢カナaAbZz019１٣#@:/w\u0301\u3099\u302a\u200d\ufe0f😀ä"
+)
+
+
+def test_sentence_loops_agree_on_every_short_combination():
+    """Every terminator, closer and spacing before every kind of next word (particles,
+    quotes, letters, digits, marks), inside and outside brackets: both loops as the reference."""
+    import itertools
+
+    from reference_sentences import reference_sentence_and_lower_cuts
+
+    loops = _sentence_loops()
+    nexts = [
+        "と",
+        "っ",
+        "など",
+        "なんて",
+        "なに",
+        "が",
+        "がん",
+        "を",
+        "は",
+        "はい",
+        "の",
+        "「x」と",
+        "『y』",
+        "（z）に",
+    ]
+    nexts += ["から", "まで", "A", "a", "1", "１", "漢", "カ", "\u3099", "\u0301", "\n", "", "(2)", "#3", "é"]
+    for head, term, close, space, nxt in itertools.product(
+        ["", "「", "(", "word", "No", "e.g", "1", "x 12", "Yahoo", "ＰＯＤ１", "言った"],
+        ["。", ".", "!", "？", "．", "...", "?!"],
+        ["", "」", ")", '"'],
+        ["", " "],
+        nexts,
+    ):
+        text = head + term + close + space + nxt + "次。"
+        want = reference_sentence_and_lower_cuts(text)
+        for cuts in loops:
+            assert cuts(text) == want, text
+
+
+def test_compiled_character_classes_are_the_python_ones():
+    """The compiled loop's fixed character tests, over every code point, against the
+    patterns the Python loop uses."""
+    import re
+
+    import regex
+
+    from norishiro.core import chars, sentences
+
+    if sentences._native is None:
+        pytest.skip("the compiled sentence loop was not built (no C compiler at install)")
+    term = re.compile("[。｡！？!?．.]")
+    hspace = re.compile(chars.HSPACE_STD)
+    cjk = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+    lower = regex.compile(r"\p{Ll}")
+    assert sentences._SENTENCE_CAND.pattern.startswith(r"([。｡！？!?．.]+)")
+    classes = sentences._native.classes
+    for cp in range(0x110000):
+        ch = chr(cp)
+        is_term, is_break, is_hspace, no_extend, kanji_kana, emote_hint = classes(cp)
+        assert emote_hint == bool(sentences._EMOTE_HINT.match(ch)), hex(cp)
+        assert is_term == bool(term.match(ch)), hex(cp)
+        assert is_break == bool(chars.BREAK.match(ch)), hex(cp)
+        assert is_hspace == bool(hspace.match(ch)), hex(cp)
+        if no_extend:
+            assert not chars.EXTEND.match(ch), hex(cp)
+        if kanji_kana:
+            assert cjk.match(ch) and not lower.match(ch) and not ch.isdigit() and not chars.EXTEND.match(ch), hex(cp)
+
+
+def test_the_compiled_sentence_loop_is_built_where_ci_runs():
+    """.ci/run installs with a C compiler and says so: the compiled loop must then be there
+    (a silent fallback to Python would hide a build that broke)."""
+    import os
+
+    from norishiro.core import sentences
+
+    if not os.environ.get("NORISHIRO_EXPECT_COMPILED"):
+        pytest.skip("NORISHIRO_EXPECT_COMPILED is not set (only .ci/run promises a compiler)")
+    assert sentences._native is not None, "src/norishiro/core/_sentscan.c was not built: see pip's output"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=_SENTENCE_CHARS, max_size=300), st.integers(0, 300), st.integers(0, 300))
+def test_sentence_loops_agree_char_by_char(text, a, b):
+    """Both loops and the reference agree on texts dense in what the rules look at."""
+    from reference_sentences import reference_sentence_and_lower_cuts
+
+    lo, hi = min(a, b), max(a, b)
+    for cuts in _sentence_loops():
+        assert cuts(text) == reference_sentence_and_lower_cuts(text)
+        assert cuts(text, lo, hi) == reference_sentence_and_lower_cuts(text, lo, hi)
 
 
 @settings(max_examples=500, deadline=None)
@@ -359,13 +492,32 @@ _SENTENCE_PIECES = [
 def test_sentence_rules_agree_with_their_reference(pieces, a, b):
     """The fast candidate loop (bracket stack touched only at brackets, the word before a
     full stop read by one reversed match) finds exactly the reference loop's cuts."""
-    from norishiro.core.sentences import sentence_and_lower_cuts
     from reference_sentences import reference_sentence_and_lower_cuts
 
     text = "".join(pieces)
-    assert sentence_and_lower_cuts(text) == reference_sentence_and_lower_cuts(text)
     lo, hi = min(a, b), max(a, b)
-    assert sentence_and_lower_cuts(text, lo, hi) == reference_sentence_and_lower_cuts(text, lo, hi)
+    for cuts in _sentence_loops():
+        assert cuts(text) == reference_sentence_and_lower_cuts(text)
+        assert cuts(text, lo, hi) == reference_sentence_and_lower_cuts(text, lo, hi)
+
+
+def _sentence_loops():
+    """``sentence_and_lower_cuts`` with the Python loop, and with the compiled one when it
+    was built (CI builds it: setup.py, and a test below says when it is missing)."""
+    from norishiro.core import sentences
+
+    def with_loop(native):
+        def cuts(text, lo=0, hi=None):
+            saved = sentences._PURE
+            sentences._PURE = not native
+            try:
+                return sentences.sentence_and_lower_cuts(text, lo, hi)
+            finally:
+                sentences._PURE = saved
+
+        return cuts
+
+    return [with_loop(False)] + ([with_loop(True)] if sentences._native is not None else [])
 
 
 @pytest.mark.parametrize("gap", range(235, 246))
@@ -373,7 +525,6 @@ def test_sentence_rules_agree_with_their_reference(pieces, a, b):
 def test_stale_brackets_are_dropped_where_the_reference_drops_them(gap, opener, closer):
     """An opening bracket left open longer than the limit stops hiding sentence ends at the
     same candidate in both loops, and its late closer then pops the same stack."""
-    from norishiro.core.sentences import sentence_and_lower_cuts
     from reference_sentences import reference_sentence_and_lower_cuts
 
     for text in (
@@ -381,7 +532,8 @@ def test_stale_brackets_are_dropped_where_the_reference_drops_them(gap, opener, 
         "x " + opener + "word " * (gap // 5) + "w" * (gap % 5) + ". Next. Then" + closer + ". Last. End",
         opener + "「" + "あ" * gap + "。」と" + closer + "。お。",
     ):
-        assert sentence_and_lower_cuts(text) == reference_sentence_and_lower_cuts(text)
+        for cuts in _sentence_loops():
+            assert cuts(text) == reference_sentence_and_lower_cuts(text)
 
 
 @settings(max_examples=300, deadline=None)
@@ -407,3 +559,56 @@ def test_glued_line_cuts_agree_without_their_quick_look(pieces):
     finally:
         sentences._maybe_glued = original
     assert fast == slow
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["S", "O）", "A)", "・", "■", "- ", "* ", "#1", "(2)", "（3）", "12.", "１)", "⑳", "【", "2026/1/5"]
+        )
+        | st.sampled_from(["所見", "Impression", ":", "：", "（注）", "(note)", " ", "\n", "x", "٣", "²"])
+        | st.sampled_from(["Blood pressure x", "(measured twice, at 9)", "（朝と夕の二回、安静時に測定した値）"])
+        | st.text(max_size=3),
+        max_size=30,
+    ),
+)
+@example(["Blood pressure x", "(measured twice, at 9)", ":"])  # the farthest colon a label may have
+@example(["血圧", "（朝と夕の二回、安静時に測定した値）", "：", "S", "）", "2026/1/5", "⑳"])
+def test_line_start_quick_look_never_hides_a_match(pieces):
+    """The first-character and colon look before _LINE_START agrees with the pattern, at
+    every position."""
+    from norishiro.core import boundaries
+
+    text = "".join(pieces)
+    for p in range(len(text) + 1):
+        assert boundaries._line_start_at(text, p) == (boundaries._LINE_START.match(text, p) is not None), p
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([". ", "! ", "? ", ".. ", '." ', "’) ", "\t", "\n\n", "a", "B", "7", "é", "x"]), max_size=40
+    )
+)
+def test_sentence_start_letters_are_found_per_terminator_as_by_one_pattern(pieces):
+    """lower_case_text's three literal-first patterns find the letters one class-first
+    pattern finds (matches cannot overlap: none holds a terminator after its first)."""
+    import re
+
+    from norishiro.core import sentences
+
+    text = "".join(pieces)
+    one = re.compile(r"[.!?][\"'’”)\]]*[ \t]+([^\W\d_])").findall(text)
+    assert sorted(x for p in sentences._STARTS_AFTER_END for x in p.findall(text)) == sorted(one)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80), st.integers(0, 80), st.integers(0, 80))
+def test_word_cuts_of_ascii_text_match_the_general_pattern(text, a, b):
+    """The ASCII word pattern finds the general pattern's cuts on ASCII text."""
+    from norishiro.core import boundaries
+
+    lo, hi = min(a, b), max(a, b)
+    bnd = boundaries.Boundaries(text)
+    assert bnd.window_cuts(boundaries.Level.WORD, lo, hi) == bnd._regex_cuts(boundaries._WORD, lo, hi)

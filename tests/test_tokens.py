@@ -107,6 +107,13 @@ def test_rank_table_is_cached_on_disk_and_works_without_a_writable_cache(tmp_pat
     first = tk.rank_table("cl100k_base")
     files = list((tmp_path / "cache" / "tiktoken").glob("cl100k_base-*.npz"))
     assert len(files) == 1
+    # a file of another install (another key) is removed when a new one is written
+    stale = files[0].with_name("cl100k_base-1-2.npz")
+    stale.write_bytes(b"old")
+    files[0].unlink()
+    tk.rank_table.cache_clear()
+    tk.rank_table("cl100k_base")
+    assert not stale.exists() and len(list(stale.parent.glob("cl100k_base-*.npz"))) == 1
     tk.rank_table.cache_clear()
     again = tk.rank_table("cl100k_base")  # read back from the file
     assert again[0] == first[0] and again[1] == first[1] and (again[2] == first[2]).all()

@@ -77,6 +77,21 @@ _LINE_START = regex.compile(
     r"(?:[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]{1,16}(?:[（(][^）)\n]{1,20}[）)])?[：:](?![/\d])"
     r"|[SOAP][）)]|[・●○■□◆◇▶►•※]|[-*] |#\d|[（(]\d{1,2}[）)]|\d{1,2}[.．)）]\s?(?=\D)|[①-⑳]|【|\d{4}[/年.-]\d{1,2})"
 )
+# The first characters _LINE_START takes other than a label's (a name, then a colon within
+# the next 39 characters): most sentence starts have neither, and need no match.
+_LINE_START_FIRST = frozenset("・●○■□◆◇▶►•※-*#（(【" + "".join(map(chr, range(0x2460, 0x2474))))
+
+
+def _line_start_at(text: str, p: int) -> bool:
+    """``_LINE_START.match(text, p)``, skipped where it cannot match."""
+    c = text[p : p + 1]
+    if c in _LINE_START_FIRST or c.isdigit() or (c in "SOAP" and text[p + 1 : p + 2] in ("）", ")")):
+        return _LINE_START.match(text, p) is not None
+    if text.find(":", p, p + 40) < 0 and text.find("：", p, p + 40) < 0:
+        return False
+    return _LINE_START.match(text, p) is not None
+
+
 # Clause level: after 、，；, and English , ; (not after a colon: 頭部 MRI：異常なし is one
 # unit, and a cut between a label and its value parts a finding from its negation).
 _CLAUSE = regex.compile(r"(?:[、，；､](?P<sp1>" + _HSPACE + r"*)|[,;](?P<sp2>" + _HSPACE + r"+|(?=[^\x00-\x7f])))")
@@ -86,6 +101,10 @@ _WORD = regex.compile(
     r"\s+(?=\S)|(?<=\p{Hiragana})(?=[\p{Han}\p{Katakana}A-Za-z0-9Ａ-Ｚａ-ｚ０-９])"
     r"|(?<=[\p{Han}\p{Katakana}ー])(?=[A-Za-z0-9(（「【])|(?<=[・／/])(?=\S)"
 )
+
+# _WORD where the text is ASCII: only white space (the regex module's, without \x1c-\x1f)
+# and a slash remain, and the standard engine runs it about ten times faster
+_WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ]+(?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
 
 
 class Boundaries:
@@ -208,7 +227,7 @@ class Boundaries:
         for p in self._sentence_window(lo, hi):
             got = starts.get(p)
             if got is None:
-                got = starts[p] = _LINE_START.match(text, p) is not None
+                got = starts[p] = _line_start_at(text, p)
             if got:
                 cuts.add(p)
         cuts.update(glued_line_cuts(text, lo, hi))
@@ -264,7 +283,8 @@ class Boundaries:
         if level is Level.CLAUSE:
             return self._regex_cuts(_CLAUSE, lo, hi)
         if level is Level.WORD:
-            return self._regex_cuts(_WORD, lo, hi)
+            plain = text[max(0, lo - 1) : min(n, hi + 258)].isascii()
+            return self._regex_cuts(_WORD_ASCII if plain else _WORD, lo, hi)
         # GRAPHEME: lo is always a boundary (every chunk starts at one), so \X is exact here.
         out: list[int] = []
         for m in _GRAPHEME.finditer(text, lo, n):

@@ -7,6 +7,7 @@ cost grows with the number of terminators, not characters.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 
@@ -66,6 +67,15 @@ _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 # named), no CJK, no opening bracket
 _TOKEN_BEFORE = regex.compile(r"[^\s\x1c-\x1f\p{Han}\p{Hiragana}\p{Katakana}「『（(【]{0,41}", regex.REVERSE)
 
+
+try:  # the candidate loop compiled at install (setup.py); without a compiler, _scan in Python
+    from . import _sentscan as _native
+
+    _native.configure(_OPENERS, _CLOSERS, _CLOSERS + "\"'", _ABBREVIATIONS, _NUMBER_ABBREVIATIONS, _MAX_QUOTE)
+except ImportError:  # pragma: no cover - an install without a C compiler
+    _native = None
+# NORISHIRO_PURE_PYTHON=1 runs the Python loop even when the compiled one is there
+_PURE = bool(os.environ.get("NORISHIRO_PURE_PYTHON"))
 
 _GLUED_PIPE = regex.compile(r"\|\|")
 _GLUED_HEADER = regex.compile(r"(?<=\S)[【■◆●]")
@@ -179,6 +189,18 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
     """
     n = len(text)
     hi = n if hi is None else min(hi, n)
+    if _native is not None and not _PURE:
+        out, lower = _native.scan(text, lo, hi, _decide)
+    else:
+        out, lower = _scan(text, lo, hi)
+    emotes = _emote_cuts(text, lo, hi)
+    return (sorted(set(out) | set(emotes)) if emotes else out), lower
+
+
+def _scan(text: str, lo: int, hi: int) -> tuple[list[int], list[int]]:
+    """The candidate loop in Python (``_sentscan.c`` is the same loop compiled): brackets
+    here, what each candidate is in :func:`_decide`."""
+    n = len(text)
     out: list[int] = []
     lower: list[int] = []
     # The bracket stack changes only at brackets, and is emptied by a line break: a text
@@ -216,7 +238,7 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
 
     last_cut = lo
     for m in _SENTENCE_CAND.finditer(text, lo, hi):
-        ts, close_end, end = m.start(), m.end(2), m.end()
+        ts, te, close_end, end = m.start(), m.end(1), m.end(2), m.end()
         if next_event < ts or stack:
             ev = advance(ts)
             next_event = events[ev][0]
@@ -229,65 +251,77 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
             next_event = events[ev][0]
         if stack:
             continue  # still inside brackets
-        closed = close_end > m.end(1)
-        if depth_before and not closed:
-            continue
-        nxt = text[end] if end < n else ""
-        spaced = end > close_end
-        if nxt and not spaced:
-            if _QUOTATIVE.match(text, end):
-                continue  # 「…。」と言った / 行くの？と聞かれた
-            if depth_before and closed and _continues_after_quotes(text, end):
-                continue  # 『吾輩は猫である。』の作者, 「…。」「…。」など
-            if not closed and m.group(1) == "。" and _NAME_PARTICLE.match(text, end):
-                continue  # モーニング娘。は
-        if nxt == "" or nxt in "\r\n\x0b\x0c\x85\u2028\u2029":
-            continue  # the line or the text ends here anyway: the line level has this cut
+        if depth_before and close_end == te:
+            continue  # the bracket was closed before the terminator, not by it
+        got = _decide(text, ts, te, close_end, end, depth_before, last_cut)
+        if got is not None:
+            to = lower if got[0] else out
+            p = got[1]
+            if 0 < p < n and (not to or to[-1] < p):
+                to.append(p)
+                last_cut = p
+    return out, lower
 
-        term = m.group(1)
-        to = out
-        if not term.strip("."):
-            if not spaced:
-                continue  # 3.5, a.html, 2024.3.15, e.g.
-            if nxt.isdigit():
-                continue  # Fig. 3, No. 5, Ver. 2.0
-            if "a" <= nxt <= "z" or (nxt >= "\x80" and _LATIN_LOWER.match(nxt)):
-                to = lower  # ...request up. to an / e.g. bla (an abbreviation: dropped below)
-            token, tstart = _token_before(text, ts)
-            low = token.lower().lstrip("(\"'。．！？!?、，")  # 。Q. : the label after a sentence end
-            if not token or "@" in low or "://" in low or low.startswith("www."):
-                pass  # a word, or an e-mail address / URL at the end of a sentence
-            elif low in _ABBREVIATIONS or ("." in low and _DOTTED.match(low)):
-                continue  # Dr., et al., U.S., b.i.d. (not 1.5%. or $1.0.)
-            elif low in _NUMBER_ABBREVIATIONS:
-                if nxt in "(#":
-                    continue  # Eq. (2), No. #3
-            elif len(low) == 1 and low.isalpha():
-                continue  # E. coli, p. 45, initials
-            elif low.lstrip("#(").rstrip(")").isdigit() and (
-                _at_sentence_start(text, tstart, last_cut) or _CJK.match(nxt)
-            ):
-                continue  # 1. 高血圧 / #1. 高血圧症 / 高血圧 2. 糖尿病
-        elif not term.strip("!?"):
-            prev = text[ts - 1] if ts > 0 else ""
-            if prev.isascii() and prev.isalnum() and not spaced:
-                continue  # Yahoo!ニュース
-        elif not term.strip("．"):
-            prev = text[ts - 1] if ts > 0 else ""
-            if prev.isdigit() and not spaced and (nxt.isdigit() or _list_number_before(text, ts, last_cut)):
-                continue  # ６５．５ｋｇ, 1．血液検査 (but 術後POD1．発熱なし． ends)
-        p = _snap(text, end) if nxt >= "\u0300" else end
-        if 0 < p < n and (not to or to[-1] < p):
-            to.append(p)
-            last_cut = p
-    emotes = _emote_cuts(text, lo, hi)
-    return (sorted(set(out) | set(emotes)) if emotes else out), lower
+
+def _decide(
+    text: str, ts: int, te: int, close_end: int, end: int, depth_before: int, last_cut: int
+) -> tuple[bool, int] | None:
+    """What the candidate terminator ``text[ts:te]`` (closers to ``close_end``, spaces to
+    ``end``) is, outside brackets: ``None`` (no end), or whether it is a lower-case end and
+    the cut. The compiled loop asks this only of the cases it does not decide itself."""
+    n = len(text)
+    closed = close_end > te
+    nxt = text[end] if end < n else ""
+    spaced = end > close_end
+    if nxt and not spaced:
+        if _QUOTATIVE.match(text, end):
+            return None  # 「…。」と言った / 行くの？と聞かれた
+        if depth_before and closed and _continues_after_quotes(text, end):
+            return None  # 『吾輩は猫である。』の作者, 「…。」「…。」など
+        if not closed and te - ts == 1 and text[ts] == "。" and _NAME_PARTICLE.match(text, end):
+            return None  # モーニング娘。は
+    if nxt == "" or nxt in "\r\n\x0b\x0c\x85\u2028\u2029":
+        return None  # the line or the text ends here anyway: the line level has this cut
+
+    term = text[ts:te]
+    is_lower = False
+    if not term.strip("."):
+        if not spaced:
+            return None  # 3.5, a.html, 2024.3.15, e.g.
+        if nxt.isdigit():
+            return None  # Fig. 3, No. 5, Ver. 2.0
+        if "a" <= nxt <= "z" or (nxt >= "\x80" and _LATIN_LOWER.match(nxt)):
+            is_lower = True  # ...request up. to an / e.g. bla (an abbreviation: dropped below)
+        token, tstart = _token_before(text, ts)
+        low = token.lower().lstrip("(\"'。．！？!?、，")  # 。Q. : the label after a sentence end
+        if not token or "@" in low or "://" in low or low.startswith("www."):
+            pass  # a word, or an e-mail address / URL at the end of a sentence
+        elif low in _ABBREVIATIONS or ("." in low and _DOTTED.match(low)):
+            return None  # Dr., et al., U.S., b.i.d. (not 1.5%. or $1.0.)
+        elif low in _NUMBER_ABBREVIATIONS:
+            if nxt in "(#":
+                return None  # Eq. (2), No. #3
+        elif len(low) == 1 and low.isalpha():
+            return None  # E. coli, p. 45, initials
+        elif low.lstrip("#(").rstrip(")").isdigit() and (_at_sentence_start(text, tstart, last_cut) or _CJK.match(nxt)):
+            return None  # 1. 高血圧 / #1. 高血圧症 / 高血圧 2. 糖尿病
+    elif not term.strip("!?"):
+        prev = text[ts - 1] if ts > 0 else ""
+        if prev.isascii() and prev.isalnum() and not spaced:
+            return None  # Yahoo!ニュース
+    elif not term.strip("．"):
+        prev = text[ts - 1] if ts > 0 else ""
+        if prev.isdigit() and not spaced and (nxt.isdigit() or _list_number_before(text, ts, last_cut)):
+            return None  # ６５．５ｋｇ, 1．血液検査 (but 術後POD1．発熱なし． ends)
+    return is_lower, (_snap(text, end) if nxt >= "\u0300" else end)
 
 
 # the first letter of a sentence: after . ? ! and spaces, or at the start of a paragraph or
 # of the text. Each pattern captures that letter; [^\W\d_] also takes non-decimal numerals
 # (Ⅻ), which are dropped before counting.
-_STARTS_AFTER_END = re.compile(r"[.!?][\"'’”)\]]*[ \t]+([^\W\d_])")
+_STARTS_AFTER_END = tuple(
+    re.compile(re.escape(c) + r"[\"'’”)\]]*[ \t]+([^\W\d_])") for c in ".!?"
+)  # literal first: fast
 _STARTS_PARAGRAPH = re.compile(r"\n[ \t]*\n[ \t]*([^\W\d_])")
 _STARTS_TEXT = re.compile(r"[ \t]*([^\W\d_])")
 
@@ -298,7 +332,7 @@ def lower_case_text(text: str, sample: int = 200_000) -> bool:
     starts, in the first ``sample`` characters) at least two are lower case, and at least
     four times as many as capitals."""
     head = text[:sample]
-    letters = _STARTS_AFTER_END.findall(head) + _STARTS_PARAGRAPH.findall(head)
+    letters = [x for p in _STARTS_AFTER_END for x in p.findall(head)] + _STARTS_PARAGRAPH.findall(head)
     first = _STARTS_TEXT.match(head)
     if first:
         letters.append(first.group(1))
@@ -330,8 +364,12 @@ def _emotes(text: str, lo: int, hi: int) -> Iterator[regex.Match]:
     """``_EMOTE.finditer(text, lo, hi)``, tried only where a mark can start: at a hint
     character or right before one (the ``(`` of ``(笑)``)."""
     pos = lo
-    for h in _EMOTE_HINT.finditer(text, lo, hi):
-        at = h.start()
+    hints = (
+        _native.emote_hints(text, lo, hi)
+        if _native is not None and not _PURE
+        else [h.start() for h in _EMOTE_HINT.finditer(text, lo, hi)]
+    )
+    for at in hints:
         for start in (at - 1, at):
             if start >= pos:
                 m = _EMOTE.match(text, start, hi)

@@ -54,7 +54,7 @@ def _load_ranks(blobpath: str, expected_hash: str | None = None) -> dict[bytes, 
     sha256, ranks = _bundled_ranks(name)
     if expected_hash and sha256 != expected_hash:
         raise OfflineTokenizerError(f"bundled {name} ranks do not match tiktoken's pinned sha256 {expected_hash}")
-    return dict(ranks)
+    return ranks  # tiktoken keeps the dictionary as given and never changes it
 
 
 @cache
@@ -131,13 +131,17 @@ def _save(path: Path, **arrays: np.ndarray) -> None:
 
 
 def _write(path: Path, data: bytes) -> None:
-    """Write a cache file whole (a temporary file renamed), or not at all."""
+    """Write a cache file whole (a temporary file renamed), or not at all; older files of
+    the same table and kind (another install's key) are removed, so the folder stays small."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
+        for old in path.parent.glob(path.name.split("-")[0] + "-*" + path.suffix):
+            if old != path:
+                old.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only home: parse again next time
 
@@ -146,7 +150,11 @@ def token_char_starts(name: str) -> np.ndarray:
     """For every token id, how many UTF-8 characters start inside its bytes (the bytes that
     are not continuation bytes 10xxxxxx), from the bundled rank table."""
     _, blob, lens = rank_table(name)
-    lead = (np.frombuffer(blob, dtype=np.uint8) & 0xC0) != 0x80
+    lead = ((np.frombuffer(blob, dtype=np.uint8) & 0xC0) != 0x80).view(np.uint8)
+    if len(lens) and lens.min() > 0:  # every token has bytes: a sum per token, in one call
+        starts = np.zeros(len(lens), dtype=np.int64)
+        np.cumsum(lens[:-1], out=starts[1:])
+        return np.add.reduceat(lead, starts, dtype=np.int64)
     seen = np.concatenate(([0], np.cumsum(lead, dtype=np.int64)))  # lead bytes in the first k bytes
     stop = np.cumsum(lens)
     return seen[stop] - seen[stop - lens]

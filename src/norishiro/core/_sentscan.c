@@ -1,0 +1,541 @@
+/* The sentence rules' candidate loop of norishiro.core.sentences, compiled.
+ *
+ * scan(text, lo, hi, decide) -> (cuts, lower_cuts) is exactly sentences._scan: the same
+ * candidates (a run of terminators, the closers right after it, horizontal spaces, all
+ * within [lo, hi)), the same bracket stack (changed only at brackets, emptied by a line
+ * break, an opener left open more than max_quote characters dropped when a candidate
+ * comes), and the same decisions. The common decisions (an English full stop after a
+ * plain ASCII word, a Japanese 。 before kana or kanji, !? and ．) are made here; every
+ * other candidate is handed to decide(text, ts, te, close_end, end, depth_before,
+ * last_cut), the Python function that states the rules, so that nothing depending on
+ * Unicode properties is written twice. configure() gives the character sets and word
+ * lists from the Python module, which stays their only source.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* A set of characters: a table for ASCII, a short list for the rest (a few brackets). */
+typedef struct {
+    unsigned char ascii[128];
+    Py_UCS4 wide[64];
+    int n_wide;
+} CharSet;
+
+static CharSet brackets, quote_closers;
+static Py_UCS4 pair_closer[64], pair_opener[64]; /* closer k closes opener k */
+static int n_pairs = 0;
+static PyObject *s_abbrev, *s_num_abbrev; /* frozensets of str */
+static Py_ssize_t max_quote = 240;
+static int configured = 0;
+
+static inline int in_set(const CharSet *s, Py_UCS4 c) {
+    if (c < 128) return s->ascii[c];
+    for (int i = 0; i < s->n_wide; i++)
+        if (s->wide[i] == c) return 1;
+    return 0;
+}
+
+static int fill_set(CharSet *s, PyObject *chars) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(chars);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(chars, i);
+        if (c < 128) {
+            s->ascii[c] = 1;
+        } else if (s->n_wide < 64) {
+            s->wide[s->n_wide++] = c;
+        } else {
+            PyErr_SetString(PyExc_ValueError, "at most 64 non-ASCII characters in a set");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* small fixed sets, tested often: plain comparisons */
+static inline int is_term(Py_UCS4 c) {
+    return c == '.' || c == '!' || c == '?' || c == 0x3002 || c == 0xFF61 || c == 0xFF01 || c == 0xFF1F ||
+           c == 0xFF0E;
+}
+
+static inline int is_break(Py_UCS4 c) {
+    return c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x1C || c == 0x1D || c == 0x1E || c == 0x85 ||
+           c == 0x2028 || c == 0x2029;
+}
+
+/* HSPACE_STD: the standard engine's \s (str.isspace) but no line break and no \x1f */
+static inline int is_hspace(Py_UCS4 c) {
+    if (c == ' ' || c == '\t') return 1;
+    if (c < 0x80 && c != 0x1F && c > ' ') return 0;
+    return Py_UNICODE_ISSPACE(c) && !is_break(c) && c != 0x1F;
+}
+
+/* characters that are certainly not Grapheme_Cluster_Break Extend/ZWJ/SpacingMark (so a
+   cut before them needs no snapping): CJK ideographs, kana but the combining voiced marks,
+   fullwidth ASCII forms, CJK punctuation but its tone marks; the rest asks Python */
+static inline int surely_no_extend(Py_UCS4 c) {
+    return c < 0x300 || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3041 && c <= 0x3096) ||
+           (c >= 0x309B && c <= 0x30FF) || (c >= 0xFF01 && c <= 0xFF5E) || (c >= 0x3000 && c <= 0x3029) ||
+           (c >= 0x3030 && c <= 0x303F);
+}
+
+/* surely \p{Han}, \p{Hiragana} or \p{Katakana} (so not \p{Ll}, not a digit, no mark) */
+static inline int is_kanji_kana(Py_UCS4 c) {
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3041 && c <= 0x3096) || (c >= 0x30A1 && c <= 0x30FA);
+}
+
+/* first characters of _QUOTATIVE and _AFTER_TITLE: と っ な が を は の に で へ も や か ま よ */
+static inline int is_particle_start(Py_UCS4 c) {
+    switch (c) {
+    case 0x3068: case 0x3063: case 0x306A: case 0x304C: case 0x3092: case 0x306F: case 0x306E: case 0x306B:
+    case 0x3067: case 0x3078: case 0x3082: case 0x3084: case 0x304B: case 0x307E: case 0x3088:
+        return 1;
+    }
+    return 0;
+}
+
+/* sentences._EMOTE_HINT: where an emoji, a kaomoji or a mark such as ♪ may be */
+static inline int is_emote_hint(Py_UCS4 c) {
+    if (c < 0xA9) return c == '^';
+    return c == 0xA9 || c == 0xAE || c == 0x203C || c == 0x2049 || c == 0x2122 || c == 0x2139 ||
+           (c >= 0x2190 && c <= 0x21FF) || (c >= 0x2300 && c <= 0x23FF) || (c >= 0x2460 && c <= 0x27BF) ||
+           (c >= 0x2900 && c <= 0x297F) || (c >= 0x2B00 && c <= 0x2BFF) || c == 0x3030 || c == 0x303D ||
+           c == 0x3297 || c == 0x3299 || c == 0x7B11 || c == 0x6CE3 || c == 0x6C57 || c == 0x266A || c == 0x2606 ||
+           c == 0x2605 || c == 0x2661 || c == 0x2665 || (c >= 0x1F000 && c <= 0x1FFFD);
+}
+
+typedef struct {
+    Py_UCS4 ch;
+    Py_ssize_t pos;
+} Open;
+
+typedef struct {
+    Open *items;
+    Py_ssize_t len, cap;
+} Stack;
+
+static int push(Stack *s, Py_UCS4 ch, Py_ssize_t pos) {
+    if (s->len == s->cap) {
+        Py_ssize_t cap = s->cap ? s->cap * 2 : 16;
+        Open *items = PyMem_Realloc(s->items, cap * sizeof(Open));
+        if (!items) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->items = items;
+        s->cap = cap;
+    }
+    s->items[s->len].ch = ch;
+    s->items[s->len].pos = pos;
+    s->len++;
+    return 0;
+}
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t n, lo, hi;
+    Py_ssize_t scan; /* next position to look for a bracket */
+    Py_ssize_t done; /* breaks before this have been seen */
+    Stack stack;
+} State;
+
+#define AT(i) PyUnicode_READ(st->kind, st->data, (i))
+
+/* Apply the brackets and breaks before upto (sentences._scan's advance). */
+static int advance(State *st, Py_ssize_t upto) {
+    Py_ssize_t stop_all = upto < st->hi ? upto : st->hi;
+    while (1) {
+        /* the next bracket in [scan, stop_all) */
+        Py_ssize_t pos = st->scan;
+        Py_UCS4 ch = 0;
+        int found = 0;
+        for (; pos < stop_all; pos++) {
+            ch = AT(pos);
+            if (in_set(&brackets, ch)) {
+                found = 1;
+                break;
+            }
+        }
+        Py_ssize_t stop = found ? pos : upto;
+        if (st->stack.len && st->done < stop) {
+            for (Py_ssize_t i = st->done; i < stop; i++) {
+                if (is_break(AT(i))) {
+                    st->stack.len = 0;
+                    break;
+                }
+            }
+        }
+        if (stop > st->done) st->done = stop;
+        if (!found) {
+            st->scan = stop_all;
+            return 0;
+        }
+        st->scan = pos + 1;
+        int k = 0;
+        while (k < n_pairs && pair_closer[k] != ch) k++;
+        if (k < n_pairs) {
+            Py_UCS4 want = pair_opener[k];
+            for (Py_ssize_t d = st->stack.len - 1; d >= 0; d--) {
+                if (st->stack.items[d].ch == want) {
+                    st->stack.len = d;
+                    break;
+                }
+            }
+        } else if (push(&st->stack, ch, pos) < 0) {
+            return -1;
+        }
+    }
+}
+
+static int at_sentence_start(State *st, Py_ssize_t j, Py_ssize_t last_cut) {
+    Py_ssize_t k = j;
+    while (k > 0) {
+        Py_UCS4 c = AT(k - 1);
+        if (c != ' ' && c != '\t' && c != 0x3000) break;
+        k--;
+    }
+    if (k == 0 || k == last_cut) return 1;
+    Py_UCS4 c = AT(k - 1);
+    return c == '\n' || c == '\r';
+}
+
+static int list_number_before(State *st, Py_ssize_t i, Py_ssize_t last_cut) {
+    Py_ssize_t j = i;
+    while (j > 0 && Py_UNICODE_ISDIGIT(AT(j - 1)) && i - j < 3) j--;
+    if (j > 0) {
+        Py_UCS4 c = AT(j - 1);
+        if (c == '#' || c == 0xFF03 || c == '(' || c == 0xFF08) j--;
+    }
+    return i - j <= 3 && at_sentence_start(st, j, last_cut);
+}
+
+static int is_ascii_letter(Py_UCS4 c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* the English full stop after a printable-ASCII word, nxt ASCII, spaced:
+   1 = an end, 0 = not, -1 = error */
+/* the word before a full stop (sentences._TOKEN_BEFORE): back from ts over at most 41
+   characters, to a white space or "(". Only plain ASCII words are read here: 0 = ask Python. */
+static int word_before(State *st, Py_ssize_t ts, Py_ssize_t *start) {
+    Py_ssize_t a = ts - 41 > 0 ? ts - 41 : 0, i = ts;
+    while (i > a) {
+        Py_UCS4 c = AT(i - 1);
+        if (c == ' ' || c == '(' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F)) break;
+        if (c < 0x20 || c > 0x7E) return 0; /* not plain ASCII: the regex decides where it stops */
+        i--;
+    }
+    *start = i;
+    return 1;
+}
+
+/* the English full stop after a plain ASCII word (from j), nxt not a digit, spaced:
+   1 = an end, 0 = not, -1 = error */
+static int full_stop_end(State *st, Py_ssize_t j, Py_ssize_t ts, Py_UCS4 nxt, int cjk_nxt, Py_ssize_t last_cut) {
+    Py_ssize_t tlen = ts - j;
+    if (tlen == 0) return 1; /* no word: an end */
+    char low[48];
+    Py_ssize_t s = j;
+    /* lstrip("(\"'。．！？!?、，") of the lower-cased word: ASCII ones only can occur */
+    while (s < ts) {
+        Py_UCS4 c = AT(s);
+        if (c == '(' || c == '"' || c == '\'' || c == '!' || c == '?') s++;
+        else break;
+    }
+    Py_ssize_t m = ts - s;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Py_UCS4 c = AT(s + i);
+        low[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    low[m] = 0;
+    if (memchr(low, '@', m) || strstr(low, "://") || strncmp(low, "www.", 4) == 0) return 1;
+    PyObject *word = PyUnicode_FromStringAndSize(low, m);
+    if (!word) return -1;
+    int hit = PySet_Contains(s_abbrev, word);
+    int num = hit ? 0 : PySet_Contains(s_num_abbrev, word);
+    Py_DECREF(word);
+    if (hit < 0 || num < 0) return -1;
+    if (hit) return 0;
+    if (memchr(low, '.', m)) { /* letters{1,6} (. letters{1,6})+ : U.S., b.i.d., a.html */
+        int parts = 0, run = 0, ok = 1;
+        for (Py_ssize_t i = 0; i <= m && ok; i++) {
+            if (i == m || low[i] == '.') {
+                if (run < 1 || run > 6) ok = 0;
+                parts++;
+                run = 0;
+            } else if (is_ascii_letter((Py_UCS4)low[i])) {
+                run++;
+            } else {
+                ok = 0;
+            }
+        }
+        if (ok && parts >= 2) return 0;
+    }
+    if (num) return !(nxt == '(' || nxt == '#');
+    if (m == 1 && is_ascii_letter((Py_UCS4)low[0])) return 0; /* E. coli, p. 45 */
+    /* lstrip("#(").rstrip(")").isdigit(): a list number, at a sentence start */
+    Py_ssize_t b = 0, e = m;
+    while (b < e && (low[b] == '#' || low[b] == '(')) b++;
+    while (e > b && low[e - 1] == ')') e--;
+    if (e > b) {
+        int digits = 1;
+        for (Py_ssize_t i = b; i < e; i++)
+            if (low[i] < '0' || low[i] > '9') digits = 0;
+        if (digits && (cjk_nxt || at_sentence_start(st, j, last_cut))) return 0;
+    }
+    return 1;
+}
+
+/* 1 = decided here (*cut set, -1 for no end), 0 = ask Python, -1 = error */
+static int decide_fast(State *st, Py_ssize_t ts, Py_ssize_t te, Py_ssize_t close_end, Py_ssize_t end,
+                       Py_ssize_t depth_before, Py_ssize_t last_cut, Py_ssize_t *cut, int *is_lower) {
+    Py_ssize_t n = st->n;
+    int closed = close_end > te, spaced = end > close_end;
+    *is_lower = 0;
+    if (end >= n) {
+        *cut = -1;
+        return 1;
+    }
+    Py_UCS4 nxt = AT(end);
+    if (!spaced) {
+        /* _QUOTATIVE: と っ など なんて が(?!ん) を */
+        if (nxt == 0x3068 || nxt == 0x3063 || nxt == 0x3092) {
+            *cut = -1;
+            return 1;
+        }
+        Py_UCS4 nxt2 = end + 1 < n ? AT(end + 1) : 0;
+        if ((nxt == 0x306A && nxt2 == 0x3069) || (nxt == 0x304C && (end + 1 >= n || nxt2 != 0x3093)) ||
+            (nxt == 0x306A && nxt2 == 0x3093 && end + 2 < n && AT(end + 2) == 0x3066)) {
+            *cut = -1; /* など, が (not がん), なんて */
+            return 1;
+        }
+        /* _continues_after_quotes needs a quote or a particle next: ask Python only then */
+        if (depth_before && closed && (nxt == 0x300C || nxt == 0x300E || nxt == 0xFF08 || nxt == '(' ||
+                                       is_particle_start(nxt)))
+            return 0;
+        if (!closed && te - ts == 1 && AT(ts) == 0x3002) {
+            /* _NAME_PARTICLE: はがをのにへ not followed by hiragana */
+            if (nxt == 0x306F || nxt == 0x304C || nxt == 0x3092 || nxt == 0x306E || nxt == 0x306B || nxt == 0x3078)
+                return 0;
+        }
+    }
+    if (nxt == '\r' || nxt == '\n' || nxt == 0x0B || nxt == 0x0C || nxt == 0x85 || nxt == 0x2028 || nxt == 0x2029) {
+        *cut = -1;
+        return 1;
+    }
+    int dots = 1, bangs = 1, wide = 1;
+    for (Py_ssize_t i = ts; i < te; i++) {
+        Py_UCS4 c = AT(i);
+        if (c != '.') dots = 0;
+        if (c != '!' && c != '?') bangs = 0;
+        if (c != 0xFF0E) wide = 0;
+    }
+    if (dots) {
+        if (!spaced) {
+            *cut = -1;
+            return 1;
+        }
+        int cjk_nxt = is_kanji_kana(nxt);
+        if (nxt >= 0x80 && !cjk_nxt) return 0; /* a digit, \p{Ll} or a mark after it: Python */
+        if (nxt >= '0' && nxt <= '9') {
+            *cut = -1;
+            return 1;
+        }
+        Py_ssize_t j;
+        if (!word_before(st, ts, &j)) return 0;
+        *is_lower = nxt >= 'a' && nxt <= 'z';
+        int r = full_stop_end(st, j, ts, nxt, cjk_nxt, last_cut);
+        if (r < 0) return -1;
+        *cut = r ? end : -1;
+        return 1;
+    } else if (bangs) {
+        Py_UCS4 prev = ts > 0 ? AT(ts - 1) : 0;
+        if (prev && prev < 0x80 && Py_UNICODE_ISALNUM(prev) && !spaced) {
+            *cut = -1;
+            return 1;
+        }
+    } else if (wide) {
+        Py_UCS4 prev = ts > 0 ? AT(ts - 1) : 0;
+        if (prev && Py_UNICODE_ISDIGIT(prev) && !spaced &&
+            (Py_UNICODE_ISDIGIT(nxt) || list_number_before(st, ts, last_cut))) {
+            *cut = -1;
+            return 1;
+        }
+    }
+    if (!surely_no_extend(nxt)) return 0; /* a combining mark may follow: Python snaps */
+    *cut = end;
+    return 1;
+}
+
+static int append_cut(PyObject *to, Py_ssize_t p) {
+    PyObject *v = PyLong_FromSsize_t(p);
+    if (!v) return -1;
+    int r = PyList_Append(to, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static Py_ssize_t last_of(PyObject *list) {
+    Py_ssize_t k = PyList_GET_SIZE(list);
+    return k ? PyLong_AsSsize_t(PyList_GET_ITEM(list, k - 1)) : -1;
+}
+
+static PyObject *scan(PyObject *self, PyObject *args) {
+    PyObject *text, *decide;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "UnnO", &text, &lo, &hi, &decide)) return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "_sentscan.configure() was not called");
+        return NULL;
+    }
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    st->n = PyUnicode_GET_LENGTH(text);
+    if (hi > st->n) hi = st->n;
+    if (lo < 0) lo = 0;
+    st->lo = lo;
+    st->hi = hi;
+    st->scan = lo;
+    st->done = lo;
+    PyObject *out = PyList_New(0), *lower = PyList_New(0);
+    if (!out || !lower) goto fail;
+    Py_ssize_t last_cut = lo, i = lo;
+    while (i < hi) {
+        if (!is_term(AT(i))) {
+            i++;
+            continue;
+        }
+        Py_ssize_t ts = i, te = i;
+        while (te < hi && is_term(AT(te))) te++;
+        Py_ssize_t close_end = te;
+        while (close_end < hi && in_set(&quote_closers, AT(close_end))) close_end++;
+        Py_ssize_t end = close_end;
+        while (end < hi && is_hspace(AT(end))) end++;
+        i = end > ts ? end : ts + 1;
+        if (advance(st, ts) < 0) goto fail;
+        if (st->stack.len) {
+            Py_ssize_t drop = 0;
+            while (drop < st->stack.len && st->stack.items[drop].pos < ts - max_quote) drop++;
+            if (drop) {
+                memmove(st->stack.items, st->stack.items + drop, (st->stack.len - drop) * sizeof(Open));
+                st->stack.len -= drop;
+            }
+        }
+        Py_ssize_t depth_before = st->stack.len;
+        if (advance(st, close_end) < 0) goto fail;
+        if (st->stack.len) continue;
+        if (depth_before && close_end == te) continue;
+        Py_ssize_t p = -1;
+        int is_lower = 0;
+        int r = decide_fast(st, ts, te, close_end, end, depth_before, last_cut, &p, &is_lower);
+        if (r < 0) goto fail;
+        if (r == 0) {
+            PyObject *got = PyObject_CallFunction(decide, "Onnnnnn", text, ts, te, close_end, end, depth_before, last_cut);
+            if (!got) goto fail;
+            if (got == Py_None) {
+                p = -1;
+            } else if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2) {
+                Py_DECREF(got);
+                PyErr_SetString(PyExc_TypeError, "decide() returns None or (is_lower, cut)");
+                goto fail;
+            } else {
+                is_lower = PyObject_IsTrue(PyTuple_GetItem(got, 0));
+                p = PyLong_AsSsize_t(PyTuple_GetItem(got, 1));
+            }
+            Py_DECREF(got);
+            if (PyErr_Occurred()) goto fail;
+        }
+        if (p < 0) continue;
+        PyObject *to = is_lower ? lower : out;
+        if (0 < p && p < st->n && (PyList_GET_SIZE(to) == 0 || last_of(to) < p)) {
+            if (append_cut(to, p) < 0) goto fail;
+            last_cut = p;
+        }
+    }
+    PyMem_Free(st->stack.items);
+    PyObject *res = PyTuple_Pack(2, out, lower);
+    Py_DECREF(out);
+    Py_DECREF(lower);
+    return res;
+fail:
+    PyMem_Free(st->stack.items);
+    Py_XDECREF(out);
+    Py_XDECREF(lower);
+    return NULL;
+}
+
+static PyObject *configure(PyObject *self, PyObject *args) {
+    PyObject *openers, *closers, *quotes, *abbrev, *num_abbrev;
+    Py_ssize_t mq;
+    if (!PyArg_ParseTuple(args, "UUUOOn", &openers, &closers, &quotes, &abbrev, &num_abbrev, &mq)) return NULL;
+    Py_ssize_t np = PyUnicode_GET_LENGTH(closers);
+    if (np != PyUnicode_GET_LENGTH(openers) || np > 64) {
+        PyErr_SetString(PyExc_ValueError, "openers and closers pair up one to one (at most 64)");
+        return NULL;
+    }
+    if (!PyAnySet_Check(abbrev) || !PyAnySet_Check(num_abbrev)) {
+        PyErr_SetString(PyExc_TypeError, "abbreviations are sets of str");
+        return NULL;
+    }
+    memset(&brackets, 0, sizeof brackets);
+    memset(&quote_closers, 0, sizeof quote_closers);
+    if (fill_set(&brackets, openers) < 0 || fill_set(&brackets, closers) < 0 || fill_set(&quote_closers, quotes) < 0)
+        return NULL;
+    for (Py_ssize_t k = 0; k < np; k++) {
+        pair_closer[k] = PyUnicode_READ_CHAR(closers, k);
+        pair_opener[k] = PyUnicode_READ_CHAR(openers, k);
+    }
+    n_pairs = (int)np;
+    Py_INCREF(abbrev);
+    Py_INCREF(num_abbrev);
+    Py_XSETREF(s_abbrev, abbrev);
+    Py_XSETREF(s_num_abbrev, num_abbrev);
+    max_quote = mq;
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *emote_hints(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &lo, &hi)) return NULL;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (hi > n) hi = n;
+    if (lo < 0) lo = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    if (kind == PyUnicode_1BYTE_KIND) { /* Latin-1 text: only ^, (c) and (R) can be hints */
+        const Py_UCS1 *b = data;
+        for (Py_ssize_t i = lo; i < hi; i++)
+            if ((b[i] == '^' || b[i] == 0xA9 || b[i] == 0xAE) && append_cut(out, i) < 0) goto fail;
+        return out;
+    }
+    for (Py_ssize_t i = lo; i < hi; i++)
+        if (is_emote_hint(PyUnicode_READ(kind, data, i)) && append_cut(out, i) < 0) goto fail;
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* for tests: the fixed character tests against the Python module's own classes */
+static PyObject *classes(PyObject *self, PyObject *arg) {
+    long c = PyLong_AsLong(arg);
+    if (c == -1 && PyErr_Occurred()) return NULL;
+    return Py_BuildValue("(iiiiii)", is_term((Py_UCS4)c), is_break((Py_UCS4)c), is_hspace((Py_UCS4)c),
+                         surely_no_extend((Py_UCS4)c), is_kanji_kana((Py_UCS4)c), is_emote_hint((Py_UCS4)c));
+}
+
+static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
+    {"configure", configure, METH_VARARGS,
+     "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
+    {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
+    {"classes", classes, METH_O, "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_sentscan", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__sentscan(void) { return PyModule_Create(&module); }
