@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 import pytest
@@ -436,16 +437,16 @@ def test_compiled_character_classes_are_the_python_ones():
 
     import regex
 
-    from norishiro.core import chars, sentences
+    from norishiro.core import chars, compiled, sentences
 
-    if sentences._native is None:
+    if compiled.native is None:
         pytest.skip("the compiled sentence loop was not built (no C compiler at install)")
     term = re.compile("[。｡！？!?．.]")
     hspace = re.compile(chars.HSPACE_STD)
     cjk = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
     lower = regex.compile(r"\p{Ll}")
     assert sentences._SENTENCE_CAND.pattern.startswith(r"([。｡！？!?．.]+)")
-    classes = sentences._native.classes
+    classes = compiled.native.classes
     for cp in range(0x110000):
         ch = chr(cp)
         is_term, is_break, is_hspace, no_extend, kanji_kana, emote_hint = classes(cp)
@@ -464,11 +465,11 @@ def test_the_compiled_sentence_loop_is_built_where_ci_runs():
     (a silent fallback to Python would hide a build that broke)."""
     import os
 
-    from norishiro.core import sentences
+    from norishiro.core import compiled
 
     if not os.environ.get("NORISHIRO_EXPECT_COMPILED"):
         pytest.skip("NORISHIRO_EXPECT_COMPILED is not set (only .ci/run promises a compiler)")
-    assert sentences._native is not None, "src/norishiro/core/_sentscan.c was not built: see pip's output"
+    assert compiled.native is not None, "src/norishiro/core/_sentscan.c was not built: see pip's output"
 
 
 @settings(max_examples=500, deadline=None)
@@ -504,20 +505,29 @@ def test_sentence_rules_agree_with_their_reference(pieces, a, b):
 def _sentence_loops():
     """``sentence_and_lower_cuts`` with the Python loop, and with the compiled one when it
     was built (CI builds it: setup.py, and a test below says when it is missing)."""
-    from norishiro.core import sentences
+    from norishiro.core import compiled, sentences
 
     def with_loop(native):
         def cuts(text, lo=0, hi=None):
-            saved = sentences._PURE
-            sentences._PURE = not native
-            try:
+            with compiled_helpers(native):
                 return sentences.sentence_and_lower_cuts(text, lo, hi)
-            finally:
-                sentences._PURE = saved
 
         return cuts
 
-    return [with_loop(False)] + ([with_loop(True)] if sentences._native is not None else [])
+    return [with_loop(False)] + ([with_loop(True)] if compiled.native is not None else [])
+
+
+@contextlib.contextmanager
+def compiled_helpers(on: bool):
+    """Run with the compiled helpers on or off (``NORISHIRO_PURE_PYTHON`` for a block)."""
+    from norishiro.core import compiled
+
+    saved = compiled.PURE
+    compiled.PURE = not on
+    try:
+        yield
+    finally:
+        compiled.PURE = saved
 
 
 @pytest.mark.parametrize("gap", range(235, 246))
@@ -551,14 +561,17 @@ def test_glued_line_cuts_agree_without_their_quick_look(pieces):
     from norishiro.core import sentences
 
     text = "".join(pieces)
-    fast = [sentences.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)]
+    looks = []
+    for on in (False, True):  # the quick look in Python, and compiled
+        with compiled_helpers(on):
+            looks.append([sentences.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)])
     original = sentences._maybe_glued
-    sentences._maybe_glued = lambda seg: True
+    sentences._maybe_glued = lambda text, a, b: True
     try:
         slow = [sentences.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)]
     finally:
         sentences._maybe_glued = original
-    assert fast == slow
+    assert looks[0] == slow and looks[1] == slow
 
 
 @settings(max_examples=400, deadline=None)
@@ -604,11 +617,46 @@ def test_sentence_start_letters_are_found_per_terminator_as_by_one_pattern(piece
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80), st.integers(0, 80), st.integers(0, 80))
+@given(
+    st.text(alphabet=st.sampled_from(",; \t\n\r\x0b\x0c\x1c\x1fa/-.") | st.characters(max_codepoint=127), max_size=80),
+    st.integers(0, 80),
+    st.integers(0, 80),
+)
 def test_word_cuts_of_ascii_text_match_the_general_pattern(text, a, b):
-    """The ASCII word pattern finds the general pattern's cuts on ASCII text."""
+    """The ASCII clause and word patterns find the general patterns' cuts on ASCII text."""
     from norishiro.core import boundaries
 
     lo, hi = min(a, b), max(a, b)
     bnd = boundaries.Boundaries(text)
     assert bnd.window_cuts(boundaries.Level.WORD, lo, hi) == bnd._regex_cuts(boundaries._WORD, lo, hi)
+    assert bnd.window_cuts(boundaries.Level.CLAUSE, lo, hi) == bnd._regex_cuts(boundaries._CLAUSE, lo, hi)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["Word. ", "Next: ", "- item ", "1. ", "\n", "\n\n", "a line of some text\n", "||", "。", "S）"]
+        )
+        | st.sampled_from(["wrapped words that go on\nand on. ", "\r\n", "所見：", "2026/1/5 ", "x" * 30])
+        | st.text(max_size=4),
+        max_size=40,
+    ),
+    st.integers(0, 600),
+    st.integers(0, 600),
+)
+def test_farthest_line_cut_is_the_last_of_the_window(pieces, a, b):
+    """The packer's farthest-line shortcut gives the last cut of the line window, whether
+    that window is read from its last newline (tail) or whole (windows before the text end,
+    as the packer asks)."""
+    from norishiro.core import boundaries
+
+    text = "".join(pieces)
+    lo, hi = min(a, b, len(text)), min(max(a, b), len(text) - 1)
+    if hi <= lo:  # window_cuts answers [] before any line window is read
+        return
+    bnd = boundaries.Boundaries(text)
+    far = bnd.last_line_cut(lo, hi)
+    for tail in (True, False):
+        cuts = boundaries.Boundaries(text)._line_window(lo, hi, tail_only=tail, packing=True)
+        assert far == (cuts[-1] if cuts else None)

@@ -14,11 +14,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-/* A set of characters: a table for ASCII, a short list for the rest (a few brackets). */
+/* A set of characters: a bitmap of the Basic Multilingual Plane, a short list beyond it. */
 typedef struct {
-    unsigned char ascii[128];
-    Py_UCS4 wide[64];
-    int n_wide;
+    unsigned char bmp[8192];
+    Py_UCS4 astral[16];
+    int n_astral;
 } CharSet;
 
 static CharSet brackets, quote_closers;
@@ -29,9 +29,9 @@ static Py_ssize_t max_quote = 240;
 static int configured = 0;
 
 static inline int in_set(const CharSet *s, Py_UCS4 c) {
-    if (c < 128) return s->ascii[c];
-    for (int i = 0; i < s->n_wide; i++)
-        if (s->wide[i] == c) return 1;
+    if (c < 0x10000) return (s->bmp[c >> 3] >> (c & 7)) & 1;
+    for (int i = 0; i < s->n_astral; i++)
+        if (s->astral[i] == c) return 1;
     return 0;
 }
 
@@ -39,12 +39,12 @@ static int fill_set(CharSet *s, PyObject *chars) {
     Py_ssize_t len = PyUnicode_GET_LENGTH(chars);
     for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 c = PyUnicode_READ_CHAR(chars, i);
-        if (c < 128) {
-            s->ascii[c] = 1;
-        } else if (s->n_wide < 64) {
-            s->wide[s->n_wide++] = c;
+        if (c < 0x10000) {
+            s->bmp[c >> 3] |= (unsigned char)(1 << (c & 7));
+        } else if (s->n_astral < 16) {
+            s->astral[s->n_astral++] = c;
         } else {
-            PyErr_SetString(PyExc_ValueError, "at most 64 non-ASCII characters in a set");
+            PyErr_SetString(PyExc_ValueError, "at most 16 characters beyond U+FFFF in a set");
             return -1;
         }
     }
@@ -53,6 +53,7 @@ static int fill_set(CharSet *s, PyObject *chars) {
 
 /* small fixed sets, tested often: plain comparisons */
 static inline int is_term(Py_UCS4 c) {
+    if (c < 0x80) return c == '.' || c == '!' || c == '?';
     return c == '.' || c == '!' || c == '?' || c == 0x3002 || c == 0xFF61 || c == 0xFF01 || c == 0xFF1F ||
            c == 0xFF0E;
 }
@@ -103,6 +104,37 @@ static inline int is_emote_hint(Py_UCS4 c) {
            c == 0x2605 || c == 0x2661 || c == 0x2665 || (c >= 0x1F000 && c <= 0x1FFFD);
 }
 
+/* Moves i to the first position in [i, end) whose character c passes TEST (an expression
+   of c), reading the string at its own width: the loops that touch every character. */
+#define FIND_FIRST(st, i, end, TEST)                                                                                  \
+    do {                                                                                                              \
+        switch ((st)->kind) {                                                                                         \
+        case PyUnicode_1BYTE_KIND: {                                                                                  \
+            const Py_UCS1 *d_ = (const Py_UCS1 *)(st)->data;                                                          \
+            for (; (i) < (end); (i)++) {                                                                              \
+                Py_UCS4 c = d_[i];                                                                                    \
+                if (TEST) break;                                                                                      \
+            }                                                                                                         \
+            break;                                                                                                    \
+        }                                                                                                             \
+        case PyUnicode_2BYTE_KIND: {                                                                                  \
+            const Py_UCS2 *d_ = (const Py_UCS2 *)(st)->data;                                                          \
+            for (; (i) < (end); (i)++) {                                                                              \
+                Py_UCS4 c = d_[i];                                                                                    \
+                if (TEST) break;                                                                                      \
+            }                                                                                                         \
+            break;                                                                                                    \
+        }                                                                                                             \
+        default: {                                                                                                    \
+            const Py_UCS4 *d_ = (const Py_UCS4 *)(st)->data;                                                          \
+            for (; (i) < (end); (i)++) {                                                                              \
+                Py_UCS4 c = d_[i];                                                                                    \
+                if (TEST) break;                                                                                      \
+            }                                                                                                         \
+        }                                                                                                             \
+        }                                                                                                             \
+    } while (0)
+
 typedef struct {
     Py_UCS4 ch;
     Py_ssize_t pos;
@@ -147,23 +179,14 @@ static int advance(State *st, Py_ssize_t upto) {
     while (1) {
         /* the next bracket in [scan, stop_all) */
         Py_ssize_t pos = st->scan;
-        Py_UCS4 ch = 0;
-        int found = 0;
-        for (; pos < stop_all; pos++) {
-            ch = AT(pos);
-            if (in_set(&brackets, ch)) {
-                found = 1;
-                break;
-            }
-        }
+        FIND_FIRST(st, pos, stop_all, in_set(&brackets, c));
+        int found = pos < stop_all;
+        Py_UCS4 ch = found ? AT(pos) : 0;
         Py_ssize_t stop = found ? pos : upto;
         if (st->stack.len && st->done < stop) {
-            for (Py_ssize_t i = st->done; i < stop; i++) {
-                if (is_break(AT(i))) {
-                    st->stack.len = 0;
-                    break;
-                }
-            }
+            Py_ssize_t i = st->done;
+            FIND_FIRST(st, i, stop, is_break(c));
+            if (i < stop) st->stack.len = 0;
         }
         if (stop > st->done) st->done = stop;
         if (!found) {
@@ -400,10 +423,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     if (!out || !lower) goto fail;
     Py_ssize_t last_cut = lo, i = lo;
     while (i < hi) {
-        if (!is_term(AT(i))) {
-            i++;
-            continue;
-        }
+        FIND_FIRST(st, i, hi, is_term(c));
+        if (i >= hi) break;
         Py_ssize_t ts = i, te = i;
         while (te < hi && is_term(AT(te))) te++;
         Py_ssize_t close_end = te;
@@ -505,18 +526,68 @@ static PyObject *emote_hints(PyObject *self, PyObject *args) {
     if (lo < 0) lo = 0;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
-    if (kind == PyUnicode_1BYTE_KIND) { /* Latin-1 text: only ^, (c) and (R) can be hints */
-        const Py_UCS1 *b = data;
-        for (Py_ssize_t i = lo; i < hi; i++)
-            if ((b[i] == '^' || b[i] == 0xA9 || b[i] == 0xAE) && append_cut(out, i) < 0) goto fail;
-        return out;
+    State state = {0}, *st = &state;
+    st->kind = kind;
+    st->data = data;
+    Py_ssize_t i = lo;
+    while (1) {
+        FIND_FIRST(st, i, hi, (c == '^' || (c >= 0xA9 && is_emote_hint(c))));
+        if (i >= hi) break;
+        if (append_cut(out, i) < 0) goto fail;
+        i++;
     }
-    for (Py_ssize_t i = lo; i < hi; i++)
-        if (is_emote_hint(PyUnicode_READ(kind, data, i)) && append_cut(out, i) < 0) goto fail;
     return out;
 fail:
     Py_DECREF(out);
     return NULL;
+}
+
+/* glued_hint(text, a, b): 1 when text[a:b] holds "||", "mmHg" or one of 【■◆● (a glued
+   table row or header may be there), 2 when it holds none of them but a slash (a date or a
+   unit may be: the caller looks closer), 0 otherwise */
+static PyObject *glued_hint(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t a, b;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &a, &b)) return NULL;
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (b > n) b = n;
+    if (a < 0) a = 0;
+    int slash = 0;
+    Py_ssize_t i = a;
+    while (1) {
+        FIND_FIRST(st, i, b, (c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF));
+        if (i >= b) break;
+        Py_UCS4 c = AT(i);
+        if (c == '/') {
+            slash = 1;
+        } else if (c == '|') {
+            if (i + 1 < b && AT(i + 1) == '|') return PyLong_FromLong(1);
+        } else if (c == 'm') {
+            if (i + 3 < b && AT(i + 1) == 'm' && AT(i + 2) == 'H' && AT(i + 3) == 'g') return PyLong_FromLong(1);
+        } else {
+            return PyLong_FromLong(1);
+        }
+        i++;
+    }
+    return PyLong_FromLong(slash ? 2 : 0);
+}
+
+/* rare_breaks(text): the text has a line break other than "\n" (CR, VT, FF, FS, GS, RS,
+   NEL, LS, PS) */
+static PyObject *rare_breaks(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "rare_breaks() takes a str");
+        return NULL;
+    }
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(arg);
+    st->data = PyUnicode_DATA(arg);
+    Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(arg);
+    FIND_FIRST(st, i, n, (c != '\n' && is_break(c)));
+    return PyBool_FromLong(i < n);
 }
 
 /* for tests: the fixed character tests against the Python module's own classes */
@@ -532,6 +603,8 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
+    {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 0, 1 or 2 (see the source)"},
+    {"rare_breaks", rare_breaks, METH_O, "rare_breaks(text) -> a line break other than LF is in text"},
     {"classes", classes, METH_O, "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint)"},
     {NULL, NULL, 0, NULL},
 };

@@ -228,13 +228,16 @@ class Packer:
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
             for window_lo in (near, lo) if near > lo else (lo,):
-                if self.exact and level is Level.LINE and self._atom_starts and not self.merge_coarser and hi < self.n:
-                    # the farthest line cuts first: when the farthest is usable it is the
-                    # answer, and no other newline of the window needs its soft-wrap test
+                if self.exact and level is Level.LINE and not self.merge_coarser and hi < self.n:
+                    # the farthest line cut first: when it is usable it is the answer (every
+                    # cut up to hi fits), and no other newline or sentence end of the window
+                    # needs its line test; with none, the level has no cut here at all
                     # (near the text end, _cuts may add the end itself: not taken here)
-                    tail = self.bnd.window_cuts(level, window_lo, hi, tail_only=True, packing=True)
-                    if tail and self._usable(tail[-1], avoid_heads):
-                        return tail[-1]
+                    far = self.bnd.last_line_cut(window_lo, hi)
+                    if far is None:
+                        continue
+                    if self._usable(far, avoid_heads):
+                        return far
                 got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
                 if got is not None:
                     return got

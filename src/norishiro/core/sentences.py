@@ -7,12 +7,12 @@ cost grows with the number of terminators, not characters.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 
 import regex
 
+from . import compiled
 from .chars import BREAK as _BREAK
 from .chars import HSPACE_STD as _HSPACE_STD
 from .chars import snap as _snap
@@ -68,14 +68,8 @@ _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 _TOKEN_BEFORE = regex.compile(r"[^\s\x1c-\x1f\p{Han}\p{Hiragana}\p{Katakana}「『（(【]{0,41}", regex.REVERSE)
 
 
-try:  # the candidate loop compiled at install (setup.py); without a compiler, _scan in Python
-    from . import _sentscan as _native
-
-    _native.configure(_OPENERS, _CLOSERS, _CLOSERS + "\"'", _ABBREVIATIONS, _NUMBER_ABBREVIATIONS, _MAX_QUOTE)
-except ImportError:  # pragma: no cover - an install without a C compiler
-    _native = None
-# NORISHIRO_PURE_PYTHON=1 runs the Python loop even when the compiled one is there
-_PURE = bool(os.environ.get("NORISHIRO_PURE_PYTHON"))
+if compiled.native is not None:  # the candidate loop compiled at install (setup.py)
+    compiled.native.configure(_OPENERS, _CLOSERS, _CLOSERS + "\"'", _ABBREVIATIONS, _NUMBER_ABBREVIATIONS, _MAX_QUOTE)
 
 _GLUED_PIPE = regex.compile(r"\|\|")
 _GLUED_HEADER = regex.compile(r"(?<=\S)[【■◆●]")
@@ -89,8 +83,12 @@ _GLUED_SLASH = re.compile(r"/(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z])")
 _GLUED_UNIT = regex.compile(r"(?:/[dmμu]?[Ll]|mmHg|/分)(?=[A-Z][A-Za-z0-9-]{1,7} ?[\d<>≦≧])")
 
 
-def _maybe_glued(seg: str) -> bool:
-    """``seg`` holds something every glued pattern needs; most windows have none."""
+def _maybe_glued(text: str, a: int, b: int) -> bool:
+    """``text[a:b]`` holds something every glued pattern needs; most windows have none."""
+    if compiled.active():
+        hint = compiled.native.glued_hint(text, a, b)  # 1: ||, mmHg or 【■◆●; 2: only a slash
+        return hint == 1 or (hint == 2 and _GLUED_SLASH.search(text, a, b) is not None)
+    seg = text[a:b]
     if "||" in seg or "mmHg" in seg or _GLUED_SLASH.search(seg):
         return True
     return not seg.isascii() and any(c in seg for c in "【■◆●")
@@ -106,7 +104,7 @@ def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
     """
     n = len(text)
     a, b = max(0, lo - 16), min(n, hi + 16)
-    if not _maybe_glued(text[a:b]):
+    if not _maybe_glued(text, a, b):
         return []
     out = []
     for m in _GLUED_PIPE.finditer(text, a, b):
@@ -189,8 +187,8 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
     """
     n = len(text)
     hi = n if hi is None else min(hi, n)
-    if _native is not None and not _PURE:
-        out, lower = _native.scan(text, lo, hi, _decide)
+    if compiled.active():
+        out, lower = compiled.native.scan(text, lo, hi, _decide)
     else:
         out, lower = _scan(text, lo, hi)
     emotes = _emote_cuts(text, lo, hi)
@@ -365,8 +363,8 @@ def _emotes(text: str, lo: int, hi: int) -> Iterator[regex.Match]:
     character or right before one (the ``(`` of ``(笑)``)."""
     pos = lo
     hints = (
-        _native.emote_hints(text, lo, hi)
-        if _native is not None and not _PURE
+        compiled.native.emote_hints(text, lo, hi)
+        if compiled.active()
         else [h.start() for h in _EMOTE_HINT.finditer(text, lo, hi)]
     )
     for at in hints:
