@@ -639,24 +639,27 @@ def test_word_cuts_of_ascii_text_match_the_general_pattern(text, a, b):
             ["Word. ", "Next: ", "- item ", "1. ", "\n", "\n\n", "a line of some text\n", "||", "。", "S）"]
         )
         | st.sampled_from(["wrapped words that go on\nand on. ", "\r\n", "所見：", "2026/1/5 ", "x" * 30])
+        | st.sampled_from(["0.71\t2026/02/24\t", "mg/dL2026/1/17\t", "【注】", "mEq/LCRP 18", "| a || b |"])
         | st.text(max_size=4),
         max_size=40,
     ),
     st.integers(0, 600),
     st.integers(0, 600),
 )
-def test_farthest_line_cut_is_the_last_of_the_window(pieces, a, b):
-    """The packer's farthest-line shortcut gives the last cut of the line window, whether
-    that window is read from its last newline (tail) or whole (windows before the text end,
-    as the packer asks)."""
+def test_line_cuts_from_the_end_are_the_window_reversed(pieces, a, b):
+    """The packer's line cuts read from the end are the line window's, reversed, whether the
+    window is read from its last newline (tail) or whole (windows before the text end, as the
+    packer asks)."""
     from norishiro.core import boundaries
 
     text = "".join(pieces)
     lo, hi = min(a, b, len(text)), min(max(a, b), len(text) - 1)
     if hi <= lo:  # window_cuts answers [] before any line window is read
         return
-    bnd = boundaries.Boundaries(text)
-    far = bnd.last_line_cut(lo, hi)
     for tail in (True, False):
         cuts = boundaries.Boundaries(text)._line_window(lo, hi, tail_only=tail, packing=True)
-        assert far == (cuts[-1] if cuts else None)
+        assert list(boundaries.Boundaries(text).line_cuts_from_end(lo, hi, tail)) == cuts[::-1]
+        if not tail:  # the farthest cut does not depend on reading only the tail
+            assert next(boundaries.Boundaries(text).line_cuts_from_end(lo, hi, True), None) == (
+                cuts[-1] if cuts else None
+            )

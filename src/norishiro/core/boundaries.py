@@ -236,32 +236,48 @@ class Boundaries:
         cuts.update(glued_line_cuts(text, lo, hi))
         return sorted(cuts)
 
-    def last_line_cut(self, lo: int, hi: int) -> int | None:
-        """The farthest line cut in ``(lo, hi]`` (the last of ``_line_window``), found from
-        the end: a packer that can take the farthest cut asks only this, and the sentence
-        ends before the farthest line start need no line-start test."""
-        if self._line_re is not _LINE_LF:
-            cuts = self._line_window(lo, hi, tail_only=True, packing=True)
-            return cuts[-1] if cuts else None
-        nl = self._last_lf_cut(lo, hi)
-        while nl and self.is_soft(nl[0]):
-            nl = self._last_lf_cut(lo, nl[0] - 1)
-        if nl and nl[-1] >= lo + (hi - lo) // 2:
-            return nl[-1]
-        a = nl[-1] if nl else lo
-        best = a if nl else None
+    def line_cuts_from_end(self, lo: int, hi: int, tail_only: bool) -> Iterator[int]:
+        """The cuts of ``window_cuts(LINE, lo, hi, tail_only, packing=True)``, farthest first,
+        each tested only when reached: a packer takes the first usable one, so most newlines
+        need no soft-wrap test and most sentence ends no line-start test. (For windows that
+        end before the text does, as the packer's do.)"""
+        raw = self._regex_cuts(self._line_re, lo, hi)  # newline runs, soft ones included
+        soft = self.is_soft
+        k = len(raw) - 1
+        while k >= 0 and soft(raw[k]):
+            k -= 1
+        lf_tail = tail_only and self._line_re is _LINE_LF  # only the last newline is read
+        if k >= 0 and raw[k] >= lo + (hi - lo) // 2:  # the text kept its lines: newlines only
+            yield raw[k]
+            if not lf_tail:
+                yield from (p for p in reversed(raw[:k]) if not soft(p))
+            return
+        # with inferred line starts (sentence ends where a line evidently begins) and glued
+        # rows; from the last newline on when only the tail is asked for
+        a = raw[k] if tail_only and k >= 0 else lo
+        newlines = raw[k : k + 1] if lf_tail else raw[: k + 1]
+        sentences, glued = self._sentence_window(a, hi), sorted(glued_line_cuts(self.text, a, hi))
         text, starts = self.text, self._line_starts
-        for p in reversed(self._sentence_window(a, hi)):
-            got = starts.get(p)
-            if got is None:
-                got = starts[p] = _line_start_at(text, p)
-            if got:
-                best = p
-                break
-        glued = glued_line_cuts(text, a, hi)
-        if glued and (best is None or glued[-1] > best):
-            best = max(glued)
-        return best
+        i, j, m = len(newlines) - 1, len(sentences) - 1, len(glued) - 1
+        while i >= 0 or j >= 0 or m >= 0:
+            x = max(newlines[i] if i >= 0 else -1, sentences[j] if j >= 0 else -1, glued[m] if m >= 0 else -1)
+            cut = False
+            if m >= 0 and glued[m] == x:
+                cut, m = True, m - 1
+                while m >= 0 and glued[m] == x:
+                    m -= 1
+            if i >= 0 and newlines[i] == x:
+                cut = cut or i == len(newlines) - 1 or not soft(x)  # the last one is hard
+                i -= 1
+            if j >= 0 and sentences[j] == x:
+                if not cut:
+                    got = starts.get(x)
+                    if got is None:
+                        got = starts[x] = _line_start_at(text, x)
+                    cut = got
+                j -= 1
+            if cut:
+                yield x
 
     def _last_lf_cut(self, lo: int, hi: int) -> list[int]:
         """The farthest newline cut in ``(lo, hi]`` for "\\n"-only texts, found backwards."""

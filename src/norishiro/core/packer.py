@@ -229,15 +229,14 @@ class Packer:
         for level in levels:
             for window_lo in (near, lo) if near > lo else (lo,):
                 if self.exact and level is Level.LINE and not self.merge_coarser and hi < self.n:
-                    # the farthest line cut first: when it is usable it is the answer (every
-                    # cut up to hi fits), and no other newline or sentence end of the window
-                    # needs its line test; with none, the level has no cut here at all
-                    # (near the text end, _cuts may add the end itself: not taken here)
-                    far = self.bnd.last_line_cut(window_lo, hi)
-                    if far is None:
-                        continue
-                    if self._usable(far, avoid_heads):
-                        return far
+                    # every cut up to hi fits: the farthest usable line cut is the answer, and
+                    # the cuts are looked at from the end, so the newlines and sentence ends
+                    # before it need no test (near the text end, _cuts may add the end itself)
+                    tail = not self._atom_starts  # what _cuts asks for
+                    for c in self.bnd.line_cuts_from_end(window_lo, hi, tail_only=tail):
+                        if self._usable(c, avoid_heads):
+                            return c
+                    continue
                 got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
                 if got is not None:
                     return got
