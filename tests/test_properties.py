@@ -659,7 +659,40 @@ def test_line_cuts_from_the_end_are_the_window_reversed(pieces, a, b):
     for tail in (True, False):
         cuts = boundaries.Boundaries(text)._line_window(lo, hi, tail_only=tail, packing=True)
         assert list(boundaries.Boundaries(text).line_cuts_from_end(lo, hi, tail)) == cuts[::-1]
+        # merged with the sentence level, the line level adds only newlines and glued rows
+        whole = boundaries.Boundaries(text)
+        both = set(whole.window_cuts(boundaries.Level.LINE, lo, hi)) | set(whole._sentence_window(lo, hi))
+        fresh = boundaries.Boundaries(text)
+        assert set(fresh.line_cuts_beside_sentences(lo, hi)) | set(fresh._sentence_window(lo, hi)) == both
         if not tail:  # the farthest cut does not depend on reading only the tail
             assert next(boundaries.Boundaries(text).line_cuts_from_end(lo, hi, True), None) == (
                 cuts[-1] if cuts else None
             )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Word. ", "next, ", "wrapped words go on\nand on. ", "\n", "\n\n", "所見：", "。", "\r\n"])
+        | st.sampled_from(["0.71\t2026/02/24\t", "| a || b |", "line of text\n", "e.g. x ", "日本語の文"])
+        | st.text(max_size=4),
+        max_size=40,
+    ),
+    st.integers(0, 600),
+    st.integers(0, 600),
+    st.sampled_from(["sentence", "lower_sentence", "clause", "word"]),
+)
+def test_overlap_starts_found_one_by_one_are_the_merged_list(pieces, a, b, level):
+    """The overlap search's lazy starts (soft-wrap tests only when reached) are the merged
+    list of every level up to the overlap level, in order."""
+    from norishiro.core.boundaries import Level
+    from norishiro.core.measure import CharSizer
+    from norishiro.core.packer import Packer
+
+    text = "".join(pieces)
+    lo, hi = min(a, b, len(text)), min(max(a, b), len(text))
+    lv = Level[level.upper()]
+    lazy = Packer(text, CharSizer().measure(text), 50, overlap=10)
+    whole = Packer(text, CharSizer().measure(text), 50, overlap=10)
+    s, e = 0, len(text)
+    assert list(lazy._overlap_iter(lv, s, e, lo, hi)) == whole._overlap_cands(lv, s, e, lo, hi)

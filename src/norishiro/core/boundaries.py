@@ -236,6 +236,20 @@ class Boundaries:
         cuts.update(glued_line_cuts(text, lo, hi))
         return sorted(cuts)
 
+    def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:
+        """The line cuts in ``(lo, hi]`` that a caller merging line and sentence cuts still
+        needs: newlines that are not soft wraps, and glued rows (a line start inferred at a
+        sentence end is a sentence cut already, and needs no line-start test)."""
+        return [p for p in self.newline_cuts(lo, hi) if not self.is_soft(p)] + self.glued_cuts(lo, hi)
+
+    def newline_cuts(self, lo: int, hi: int) -> list[int]:
+        """Cuts after a newline (a run of blank lines is one) in ``(lo, hi]``, soft wraps too."""
+        return self._regex_cuts(self._line_re, lo, hi)
+
+    def glued_cuts(self, lo: int, hi: int) -> list[int]:
+        """Line starts in ``(lo, hi]`` of rows glued together when their newlines were lost."""
+        return glued_line_cuts(self.text, lo, hi)
+
     def line_cuts_from_end(self, lo: int, hi: int, tail_only: bool) -> Iterator[int]:
         """The cuts of ``window_cuts(LINE, lo, hi, tail_only, packing=True)``, farthest first,
         each tested only when reached: a packer takes the first usable one, so most newlines

@@ -275,9 +275,9 @@ class Packer:
                 a, step = lo, 48
                 while a < e - 1:
                     b = min(e - 1, a + step)
-                    cands = self._overlap_cands(level, s, e, a, b)
-                    found = found or bool(cands)
-                    yield from cands
+                    for c in self._overlap_iter(level, s, e, a, b):
+                        found = True
+                        yield c
                     a, step = b, step * 4
                 if found:
                     return
@@ -297,13 +297,32 @@ class Packer:
             cands = self._cuts_upto(level, lo, hi)
         return [c for c in cands if s < c < e and not self._blocked(c)]
 
+    def _overlap_iter(self, level: Level, s: int, e: int, lo: int, hi: int) -> Iterator[int]:
+        """``_overlap_cands`` one at a time, in order: a newline gets its soft-wrap test only
+        when it is reached (the first start usually serves, and most need none)."""
+        if level < Level.SENTENCE or level is Level.GRAPHEME:
+            yield from self._overlap_cands(level, s, e, lo, hi)
+            return
+        sure: set[int] = set(self.bnd.glued_cuts(lo, hi))
+        for lv in Level:
+            if lv > level:
+                break
+            if lv is not Level.LINE:  # a line start inferred at a sentence end is a sentence cut
+                sure.update(self.bnd.window_cuts(lv, lo, hi))
+        for c in sorted(sure.union(self.bnd.newline_cuts(lo, hi))):
+            if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
+                yield c
+
     def _cuts_upto(self, level: Level, lo: int, hi: int) -> list[int]:
         """Cuts in ``(lo, hi]`` at ``level`` or any coarser level, sorted."""
         merged: set[int] = set()
         for lv in Level:
             if lv > level:
                 break
-            merged.update(self.bnd.window_cuts(lv, lo, hi))
+            if lv is Level.LINE and level >= Level.SENTENCE:  # sentence ends come next
+                merged.update(self.bnd.line_cuts_beside_sentences(lo, hi))
+            else:
+                merged.update(self.bnd.window_cuts(lv, lo, hi))
         return sorted(merged)
 
     def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
