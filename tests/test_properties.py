@@ -696,3 +696,38 @@ def test_overlap_starts_found_one_by_one_are_the_merged_list(pieces, a, b, level
     whole = Packer(text, CharSizer().measure(text), 50, overlap=10)
     s, e = 0, len(text)
     assert list(lazy._overlap_iter(lv, s, e, lo, hi)) == whole._overlap_cands(lv, s, e, lo, hi)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    texts,
+    st.integers(1, 400),
+    st.sampled_from([None, "", "# Title > Part\n\n", "見出し：\n"]),
+    st.sampled_from(["recursive", "sentences", "fixed"]),
+    st.booleans(),
+)
+def test_a_region_that_fits_whole_gives_the_packers_span(text, size, head, strategy, heads):
+    """The whole-region shortcut (no packer for a section that fits) gives exactly the
+    packer's spans, whatever the chunker, the header or the headings."""
+    from norishiro.chunkers import CHUNKERS
+    from norishiro.chunkers.base import Region
+    from norishiro.core.measure import CharSizer
+    from norishiro.core.packer import Packer
+
+    sizer = CharSizer()
+    chunker = CHUNKERS[strategy]()
+    prefix = None if head is None else (lambda p, h=head: h)
+    hs = [(0, min(3, len(text)))] if heads and text else []
+    region = Region(text, 0, sizer, sizer.measure(text), size, prefix=prefix, heads=hs)
+    packer = Packer(
+        text,
+        region.measure,
+        size,
+        0,
+        end_levels=chunker.end_levels,
+        overlap_levels=chunker.overlap_levels,
+        prefix=prefix,
+        heads=hs,
+        merge_coarser=chunker.merge_coarser,
+    )
+    assert list(chunker.spans(region)) == list(packer.spans())

@@ -74,6 +74,9 @@ class PackingChunker:
 
     def spans(self, region: Region) -> Iterator[Span]:
         keep = self.keeps_structure
+        whole = _whole_region(region, self.end_levels)
+        if whole is not None:
+            return iter([whole])
         return Packer(
             region.text,
             region.measure,
@@ -86,3 +89,15 @@ class PackingChunker:
             heads=region.heads if keep else (),
             merge_coarser=self.merge_coarser,
         ).spans()
+
+
+def _whole_region(region: Region, end_levels: Sequence[Level]) -> Span | None:
+    """The one span of a region that fits whole, in characters, when the packer would end
+    its first chunk at the text's end anyway (its first end level is the paragraph, whose
+    fast path takes the text end when it is within reach): a short section (most of a
+    Markdown page's) then needs no packer and no boundaries."""
+    m, n = region.measure, len(region.text)
+    if not n or not m.exact_index or end_levels[0] is not Level.PARAGRAPH:
+        return None
+    size = m.count(0, n, region.prefix(0) if region.prefix else "")
+    return (0, n, size) if size <= region.size else None
