@@ -1,9 +1,13 @@
 """Context headers, sections and Markdown structure (seed 003 §5)."""
 
 import json
+import re
+from unittest import mock
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import norishiro
 from clinical import load_facts, sample_paths
@@ -186,3 +190,56 @@ def test_bracketed_times_numbers_and_dates_are_not_headings():
     )
     heads = [s.headings for s in find_sections(text)]
     assert heads == [[], ["現病歴"], ["所見"], ["Plan"]]
+
+
+_LINES = [
+    "# Title",
+    "## 9.1. Part",
+    "   ### deep ###",
+    "Setext",
+    "=====",
+    "-----",
+    "- item",
+    "1. item",
+    "12) 主訴：頭痛",
+    "3．所見",
+    "1.\u3000既往歴：なし",
+    "2.\x0bplan: rest",
+    "９. 所見：",
+    "#主訴：",
+    "【主訴】",
+    "[Plan] x",
+    "[1] ref",
+    "■ 2026/1/20",
+    "S：頭痛",
+    "o) vitals",
+    "所見：異常なし",
+    "Findings",
+    "```",
+    "~~~",
+    "",
+    "   ",
+    "text line",
+    "\r",
+    "\u3000所見：異常なし",
+    "\xa0[Plan] x",
+    " \t1) Plan:",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LINES) | st.text(max_size=6), max_size=30),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+)
+def test_the_heading_line_filter_drops_no_heading(lines, eol, markdown):
+    """find_sections looks only at lines its filter lets through; with every line let
+    through it finds the same sections."""
+    from norishiro.core import structure
+
+    text = eol.join(lines)
+    every = (re.compile(r"\n"), re.compile(r"\n"))
+    with mock.patch.object(structure, "_candidates", lambda labels: every):
+        reference = [(s.start, s.end, s.headings, s.body) for s in find_sections(text, markdown=markdown)]
+    assert [(s.start, s.end, s.headings, s.body) for s in find_sections(text, markdown=markdown)] == reference

@@ -731,3 +731,34 @@ def test_a_region_that_fits_whole_gives_the_packers_span(text, size, head, strat
         merge_coarser=chunker.merge_coarser,
     )
     assert list(chunker.spans(region)) == list(packer.spans())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    texts,
+    st.integers(1, 120),
+    st.lists(st.tuples(st.integers(0, 400), st.integers(0, 200)), max_size=6),
+    st.booleans(),
+    st.sampled_from(["recursive", "sentences"]),
+)
+def test_a_window_ending_in_an_atom_is_cut_before_it_with_the_same_spans(text, size, raw, tokens, strategy):
+    """The packer skips the part of a window that lies in the atom holding its reach: the
+    spans are those of the search over the whole window (atoms may overlap)."""
+    from unittest import mock
+
+    from norishiro.chunkers import CHUNKERS
+    from norishiro.core.measure import CharSizer
+    from norishiro.core.packer import Packer
+
+    n = len(text)
+    atoms = [(min(a, n), min(a + w, n)) for a, w in raw]
+    sizer = _o200k if tokens else CharSizer()
+    chunker = CHUNKERS[strategy]()
+
+    def spans():
+        p = Packer(text, sizer.measure(text), size, 0, end_levels=chunker.end_levels, atoms=atoms)
+        return list(p.spans())
+
+    got = spans()
+    with mock.patch.object(Packer, "_before_atom", lambda self, hi: hi):
+        assert got == spans()

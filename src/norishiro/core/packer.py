@@ -204,7 +204,7 @@ class Packer:
         return self._find_end(s, lo)
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
-        hi = self._reach(s, self.size)
+        hi = self._before_atom(self._reach(s, self.size))
         if hi <= lo:
             return None
         levels = self.end_levels
@@ -241,6 +241,14 @@ class Packer:
                 if got is not None:
                     return got
         return None
+
+    def _before_atom(self, hi: int) -> int:
+        """``hi``, or the start of the atom that holds it: every cut between the two is
+        blocked too, so no level need look there (a window ending inside a long code block
+        found none at any level, down to every grapheme)."""
+        if self._atom_starts and hi < self.n and self._blocked(hi):
+            return self._atom_starts[bisect_right(self._atom_starts, hi - 1) - 1]
+        return hi
 
     def _usable(self, c: int, avoid_heads: bool) -> bool:
         """``c`` may end a chunk: not inside an atom, and not on a heading when avoided."""

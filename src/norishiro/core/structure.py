@@ -137,14 +137,13 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
 
 
-def _label_re(labels: Sequence[str]) -> re.Pattern:
+@lru_cache(maxsize=8)
+def _label_re(labels: tuple[str, ...]) -> re.Pattern:
     alts = "|".join(re.escape(x) for x in sorted(set(labels), key=len, reverse=True))
     return re.compile(rf"^\s*(?:\d{{1,2}}[.．)）]\s*|[#＃]\s*)?({alts})\s*(?:[:：]|$)", re.I)
 
 
-_CAND_LINE = (
-    r"\n(?=[ \t]*(?:#|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|\d{1,2}[.．)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
-)
+_CAND_LINE = r"\n(?=[ \t]*(?:#|＃|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
 
 
 @lru_cache(maxsize=8)
@@ -152,9 +151,11 @@ def _candidates(labels: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
     """Lines that may start a heading: a quick filter on the line's first visible character,
     and the full test. Both begin with a literal newline (searched in "\n" + text) so the
     engine skips from line to line instead of trying every position."""
-    firsts = set("#【[［■□◆◇●◎▼▶SOAP0123456789`~=-") | {x[0] for x in labels if x}
-    quick = re.compile(r"\n[ \t]*[" + "".join(sorted(re.escape(c) for c in firsts)) + "]", re.I)
-    full = re.compile(_CAND_LINE + rf"|{_trie(labels)}\s*(?:[:：]|\r?$)))", re.M | re.I)
+    firsts = set("#＃【[［■□◆◇●◎▼▶SOAP`~=-") | {x[0] for x in labels if x}
+    quick = re.compile(r"\n[ \t]*(?:\d|[" + "".join(sorted(re.escape(c) for c in firsts)) + "])", re.I)
+    # a numbered line (1. 2) …) can only be a field label's line: 1. 主訴：…
+    trie = _trie(labels)
+    full = re.compile(_CAND_LINE + rf"|(?:\d{{1,2}}[.．)）][^\S\n]*)?{trie}\s*(?:[:：]|\r?$)))", re.M | re.I)
     return quick, full
 
 
@@ -192,7 +193,7 @@ def find_sections(
     loader wrote); other ``#`` lines and setext underlines are then body text.
     """
     allowed = None if outline is None else set(outline)
-    label_re = _label_re(labels)
+    label_re = _label_re(tuple(labels))
     quick, cand = _candidates(tuple(labels))
     starts: list[tuple[int, list[str]]] = []
     md: list[tuple[int, str]] = []  # (level, title)
@@ -217,6 +218,8 @@ def find_sections(
         nl = text.find("\n", a)
         line_end = len(text) if nl < 0 else nl
         line = text[a:line_end].rstrip("\r")
+        if line.lstrip(" \t")[:1].isspace():
+            continue  # indented with other white space (NBSP, U+3000): code or a quote, no heading
         if _FENCE.match(line):
             in_fence = not in_fence
             continue
