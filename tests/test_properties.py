@@ -764,31 +764,18 @@ def test_a_window_ending_in_an_atom_is_cut_before_it_with_the_same_spans(text, s
         assert got == spans()
 
 
-def test_the_quick_mark_filter_lets_every_grapheme_extender_through():
-    """Line and paragraph cuts skip snapping in a text the quick filter finds no character
-    in: every code point that EXTEND matches must be one the filter finds."""
-    from norishiro.core.boundaries import _MAYBE_EXTEND
-    from norishiro.core.chars import EXTEND
-
-    missed = [
-        hex(c)
-        for c in range(0x110000)
-        if not 0xD800 <= c < 0xE000 and EXTEND.match(chr(c)) and not _MAYBE_EXTEND.match(chr(c))
-    ]
-    assert missed == []
-
-
 @given(
     st.lists(
         st.sampled_from(["\n", "\n\n", " \n", "\r\n", "a", "あ", "\u0301", "\u200d", "\uff9e", "\x0c"]), max_size=40
     )
 )
 def test_line_and_paragraph_cuts_are_the_same_with_and_without_the_quick_path(pieces):
+    """In ASCII text the line and paragraph cuts skip the snapping loop: same cuts."""
     from norishiro.core.boundaries import Boundaries, Level
 
     text = "".join(pieces)
     fast, slow = Boundaries(text), Boundaries(text)
-    slow._unmarked = False
+    slow._ascii = False
     n = len(text)
     assert fast.cuts(Level.PARAGRAPH) == slow.cuts(Level.PARAGRAPH)
     for lo in range(0, n, 3):

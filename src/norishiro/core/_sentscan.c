@@ -575,21 +575,6 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     return PyLong_FromLong(slash ? 2 : 0);
 }
 
-/* rare_breaks(text): the text has a line break other than "\n" (CR, VT, FF, FS, GS, RS,
-   NEL, LS, PS) */
-static PyObject *rare_breaks(PyObject *self, PyObject *arg) {
-    if (!PyUnicode_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "rare_breaks() takes a str");
-        return NULL;
-    }
-    State state = {0}, *st = &state;
-    st->kind = PyUnicode_KIND(arg);
-    st->data = PyUnicode_DATA(arg);
-    Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(arg);
-    FIND_FIRST(st, i, n, (c != '\n' && is_break(c)));
-    return PyBool_FromLong(i < n);
-}
-
 /* for tests: the fixed character tests against the Python module's own classes */
 static PyObject *classes(PyObject *self, PyObject *arg) {
     long c = PyLong_AsLong(arg);
@@ -604,7 +589,6 @@ static PyMethodDef methods[] = {
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 0, 1 or 2 (see the source)"},
-    {"rare_breaks", rare_breaks, METH_O, "rare_breaks(text) -> a line break other than LF is in text"},
     {"classes", classes, METH_O, "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint)"},
     {NULL, NULL, 0, NULL},
 };

@@ -23,7 +23,6 @@ from enum import IntEnum
 
 import regex
 
-from . import compiled
 from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
@@ -106,13 +105,6 @@ _WORD = regex.compile(
 # _CLAUSE and _WORD where the text is ASCII: only a comma or semicolon before spaces, white
 # space (the regex module's, without \x1c-\x1f) and a slash remain, and the standard engine
 # runs them several times faster
-# a superset of what EXTEND matches, on the standard engine (one quick pass over a text):
-# every code point outside these ranges (Latin, punctuation, symbols, CJK, kana without the
-# combining sound marks, full-width forms without the half-width ones) -- a test checks them
-_MAYBE_EXTEND = re.compile(
-    "[^\x00-\u02ff\u2010-\u2027\u2030-\u205e\u2100-\u2bff\u3000-\u3029\u3030-\u3098"
-    "\u309b-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uff9d\uffa0-\uffef]"
-)
 _CLAUSE_ASCII = re.compile(r"[,;][\t ]+")
 _WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ]+(?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
 
@@ -134,10 +126,11 @@ class Boundaries:
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
         self._soft = SoftWraps(text) if soft_wraps else None
-        lf_only = not (compiled.native.rare_breaks(text) if compiled.active() else any(c in text for c in _RARE_BREAKS))
+        # str's own search (memchr-like) is faster per character than a compiled loop
+        lf_only = not any(c in text for c in _RARE_BREAKS)
         self._para_re = _PARAGRAPH_LF if lf_only else _PARAGRAPH
         self._line_re = _LINE_LF if lf_only else _LINE
-        self._unmarked: bool | None = None  # no character that could extend a grapheme
+        self._ascii = text.isascii()  # no character that could extend a grapheme
 
     def cuts(self, level: Level) -> list[int]:
         """Sorted cuts of exactly this level over the whole text (end of text excluded)."""
@@ -159,11 +152,9 @@ class Boundaries:
         stop = min(n, stop + 1)
         ends = [m.end() for m in pattern.finditer(text, max(0, lo - 1), stop)]
         if pattern is self._para_re or pattern is self._line_re:
-            # runs of line breaks: their ends are distinct and in order, and in a text with
-            # no combining mark or joiner none needs snapping (one pass decides that)
-            if self._unmarked is None:
-                self._unmarked = _MAYBE_EXTEND.search(text) is None
-            if self._unmarked:
+            # runs of line breaks: their ends are distinct and in order, and in ASCII text
+            # none needs snapping onto a grapheme boundary
+            if self._ascii:
                 return ends[bisect.bisect_right(ends, lo) : bisect.bisect_right(ends, min(hi, n - 1))]
         out = []
         for p in ends:
