@@ -93,11 +93,11 @@ class PackingChunker:
 
 def _whole_region(region: Region, end_levels: Sequence[Level]) -> Span | None:
     """The one span of a region that fits whole, in characters, when the packer would end
-    its first chunk at the text's end anyway (its first end level is the paragraph, whose
-    fast path takes the text end when it is within reach): a short section (most of a
-    Markdown page's) then needs no packer and no boundaries."""
+    its first chunk at the text's end anyway (its coarsest end level is the
+    paragraph, whose fast path takes the text end when it is within reach): a short section
+    (most of a Markdown page's) then needs no packer and no boundaries."""
     m, n = region.measure, len(region.text)
-    if not n or not m.exact_index or end_levels[0] is not Level.PARAGRAPH:
+    if not n or not m.exact_index or min(end_levels) is not Level.PARAGRAPH:
         return None
     size = m.count(0, n, region.prefix(0) if region.prefix else "")
     return (0, n, size) if size <= region.size else None

@@ -126,7 +126,6 @@ class Boundaries:
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
         self._soft = SoftWraps(text) if soft_wraps else None
-        # str's own search (memchr-like) is faster per character than a compiled loop
         lf_only = not any(c in text for c in _RARE_BREAKS)
         self._para_re = _PARAGRAPH_LF if lf_only else _PARAGRAPH
         self._line_re = _LINE_LF if lf_only else _LINE
@@ -151,11 +150,10 @@ class Boundaries:
             stop += 1
         stop = min(n, stop + 1)
         ends = [m.end() for m in pattern.finditer(text, max(0, lo - 1), stop)]
-        if pattern is self._para_re or pattern is self._line_re:
+        if self._ascii and (pattern is self._para_re or pattern is self._line_re):
             # runs of line breaks: their ends are distinct and in order, and in ASCII text
             # none needs snapping onto a grapheme boundary
-            if self._ascii:
-                return ends[bisect.bisect_right(ends, lo) : bisect.bisect_right(ends, min(hi, n - 1))]
+            return ends[bisect.bisect_right(ends, lo) : bisect.bisect_right(ends, min(hi, n - 1))]
         out = []
         for p in ends:
             if p < n and text[p] >= "\u0300" and _EXTEND.match(text, p):

@@ -193,8 +193,9 @@ def find_sections(
     loader wrote); other ``#`` lines and setext underlines are then body text.
     """
     allowed = None if outline is None else set(outline)
-    label_re = _label_re(tuple(labels))
-    quick, cand = _candidates(tuple(labels))
+    key = tuple(labels)
+    label_re = _label_re(key)
+    quick, cand = _candidates(key)
     starts: list[tuple[int, list[str]]] = []
     md: list[tuple[int, str]] = []  # (level, title)
     block: str | None = None
