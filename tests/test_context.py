@@ -192,8 +192,52 @@ def test_bracketed_times_numbers_and_dates_are_not_headings():
     assert heads == [[], ["現病歴"], ["所見"], ["Plan"]]
 
 
+def test_restructuredtext_titles_nest_in_the_order_their_styles_appear():
+    text = (
+        "The try statement\n*****************\n\n   try_stmt ::= try1_stmt\n"
+        '                 ["else" ":" suite]\n\n'
+        "except clause\n=============\n\nText.\n\n"
+        "Details\n-------\n\nMore.\n\n"
+        "The with statement\n******************\n\nWith.\n\n"
+        "##########\nA part\n##########\n\nPart text.\n"
+    )
+    secs = find_sections(text)
+    assert [s.headings for s in secs] == [
+        ["The try statement"],
+        ["The try statement", "except clause"],
+        ["The try statement", "except clause", "Details"],
+        ["The with statement"],
+        # overlined and underlined: a style of its own, met last, so the deepest rank
+        ["The with statement", "A part"],
+    ]
+    assert text[secs[-1].start :].startswith("##########\nA part")
+    assert "".join(text[s.start : s.end] for s in secs) == text
+
+
+def test_adornments_that_are_no_titles():
+    # wider than its line: a thematic break or a rule, not a title; no reST title, so Markdown
+    # setext ranks stay as they were
+    text = "A paragraph line\n***\n\nTitle\n=====\n\nSub\n---\n\nx\n"
+    assert [s.headings for s in find_sections(text)] == [[], ["Title"], ["Title", "Sub"]]
+    # an underline must follow a blank line (or start the text) in reStructuredText
+    text = "Intro\n*****\n\nline one\nline two\n********\n"
+    assert [s.headings for s in find_sections(text)] == [["Intro"]]
+
+
+def test_labels_indented_like_code_are_not_headings():
+    text = "[Unit]\nDescription=x\n\n    [Socket]\n    ListenStream=1\n\t[Plan] review\n"
+    assert [s.headings for s in find_sections(text)] == [["Unit"], ["Plan"]]
+
+
 _LINES = [
     "# Title",
+    "*****",
+    "^^^^^^^^^^^^",
+    '"""',
+    "__________",
+    "##########",
+    "    [Socket]",
+    "\t[Plan] x",
     "## 9.1. Part",
     "   ### deep ###",
     "Setext",

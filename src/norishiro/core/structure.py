@@ -11,10 +11,13 @@ document; :class:`PlainText` is the provider for text treated as plain.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
+
+from .labels import DEFAULT_LABELS, SOAP_NAMES
 
 __all__ = [
     "Section",
@@ -28,76 +31,6 @@ __all__ = [
     "attach_bare_headings",
     "find_atoms",
 ]
-
-# Section names that count as a heading when a line starts with them followed by a colon
-# (所見：...), or when a numbered line is just the name (1. 現病歴). Extend with
-# ``section_labels=`` / ``--section-labels``.
-DEFAULT_LABELS = (
-    "主訴",
-    "現病歴",
-    "既往歴",
-    "家族歴",
-    "生活歴",
-    "社会歴",
-    "アレルギー",
-    "内服薬",
-    "服薬歴",
-    "常用薬",
-    "身体所見",
-    "理学所見",
-    "検査所見",
-    "血液検査",
-    "画像所見",
-    "所見",
-    "診断",
-    "診断名",
-    "結論",
-    "印象",
-    "評価",
-    "考察",
-    "経過",
-    "入院経過",
-    "治療経過",
-    "治療",
-    "治療方針",
-    "方針",
-    "計画",
-    "処方",
-    "退院時処方",
-    "退院時所見",
-    "指導",
-    "予定",
-    "既往",
-    "術式",
-    "手術所見",
-    "病理",
-    "病理結果",
-    "看護問題",
-    "看護計画",
-    "目的",
-    "背景",
-    "概要",
-    "要旨",
-    "結果",
-    "まとめ",
-    "備考",
-    "Findings",
-    "Impression",
-    "Assessment",
-    "Plan",
-    "History",
-    "Diagnosis",
-    "Conclusion",
-    "Summary",
-    "Subjective",
-    "Objective",
-    "Medications",
-    "Allergies",
-    "Background",
-    "Results",
-    "Discussion",
-)
-SOAP_NAMES = {"S": "Subjective", "O": "Objective", "A": "Assessment", "P": "Plan"}
 
 
 @dataclass
@@ -128,10 +61,17 @@ class Atom:
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+# reStructuredText adorns a title with a line of one repeated punctuation character at least
+# as wide as the title (Python's and Sphinx's docs, pydoc text: ``*`` chapters, ``=``
+# sections, ``^`` below); ``~`` and backticks stay code fences
+_REST = re.compile(r"^([=\-*^\"+_#])\1{2,}[ \t]*$")
+_REST_ONLY = re.compile(r"\n([*^\"+_#])\1{2,}[ \t]*\r?(?:\n|$)")
 # a bracketed label holds a name, not only digits and separators: [09:02] in a chat log, [1]
 # before a reference and [2024-01-05] are not headings
-_BRACKET = re.compile(r"^\s*[【\[［](?![\d\s:：./\-年月日時分秒]+[】\]］])([^】\]］\n]{1,24})[】\]］]")
-_MARK = re.compile(r"^\s*[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
+# a label starts its line (at most three spaces or one tab before it, as for a Markdown
+# heading): an indented ["else" ":" suite] is grammar or code, not a heading
+_BRACKET = re.compile(r"^(?: {0,3}|\t)[【\[［](?![\d\s:：./\-年月日時分秒]+[】\]］])([^】\]］\n]{1,24})[】\]］]")
+_MARK = re.compile(r"^(?: {0,3}|\t)[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
@@ -143,7 +83,10 @@ def _label_re(labels: tuple[str, ...]) -> re.Pattern:
     return re.compile(rf"^\s*(?:\d{{1,2}}[.．)）]\s*|[#＃]\s*)?({alts})\s*(?:[:：]|$)", re.I)
 
 
-_CAND_LINE = r"\n(?=[ \t]*(?:#|＃|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
+_CAND_LINE = (
+    r"\n(?=[ \t]*(?:#|＃|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
+    r"|([*^\"+_])\1{2,}[ \t]*\r?$"
+)
 
 
 @lru_cache(maxsize=8)
@@ -152,7 +95,9 @@ def _candidates(labels: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
     and the full test. Both begin with a literal newline (searched in "\n" + text) so the
     engine skips from line to line instead of trying every position."""
     firsts = set("#＃【[［■□◆◇●◎▼▶SOAP`~=-") | {x[0] for x in labels if x}
-    quick = re.compile(r"\n[ \t]*(?:\d|[" + "".join(sorted(re.escape(c) for c in firsts)) + "])", re.I)
+    # a reStructuredText adornment: three of a character that also starts bullets and quotes
+    rest = r'|\*{3}|\^{3}|"{3}|\+{3}|_{3}'
+    quick = re.compile(r"\n[ \t]*(?:\d|[" + "".join(sorted(re.escape(c) for c in firsts)) + "]" + rest + ")", re.I)
     # a numbered line (1. 2) …) can only be a field label's line: 1. 主訴：…
     trie = _trie(labels)
     full = re.compile(_CAND_LINE + rf"|(?:\d{{1,2}}[.．)）][^\S\n]*)?{trie}\s*(?:[:：]|\r?$)))", re.M | re.I)
@@ -202,6 +147,10 @@ def find_sections(
     fieldl: str | None = None
     in_fence = False
     last_heading_end = -1
+    nl_text = "\n" + text
+    # a text with reStructuredText titles ranks every adorned title in the order its style appears
+    rest = markdown and allowed is None and _is_rest(text, nl_text)
+    styles: list[tuple[str, bool]] = []
 
     def path() -> list[str]:
         return [t for _, t in md] + [x for x in (block, fieldl) if x]
@@ -210,7 +159,6 @@ def find_sections(
         """The heading line holds nothing but the heading."""
         return m is None or not line[m.end() :].strip()
 
-    nl_text = "\n" + text
     for q in quick.finditer(nl_text):
         m0 = cand.match(nl_text, q.start())
         if m0 is None:
@@ -232,6 +180,14 @@ def find_sections(
         m = _ATX.match(line) if markdown and (allowed is None or a in allowed) else None
         if m:
             new = ("md", (len(m.group(1)), m.group(2).strip()))
+        elif rest and a > 0 and _REST.match(line):
+            got = _rest_title(text, a, line, last_heading_end)
+            if got is None:
+                continue
+            at, style, title = got
+            if style not in styles:
+                styles.append(style)
+            new = ("md", (styles.index(style) + 1, title))
         elif markdown and allowed is None and _SETEXT.match(line) and a > 0:
             pa = text.rfind("\n", 0, a - 1) + 1
             prev = text[pa:a].rstrip("\r\n")
@@ -281,6 +237,41 @@ def find_sections(
         if e > s:
             out.append(Section(s, e, p, min(body, e)))
     return out or [Section(0, len(text), [])]
+
+
+def _rest_title(text: str, a: int, line: str, last_heading_end: int) -> tuple[int, tuple[str, bool], str] | None:
+    """The title that the adornment line at ``a`` underlines: ``(start, style, title)``,
+    the start being its overline's when it has one; None when the line above is no title
+    (blank, too wide for the adornment, or not after a blank line as reST requires)."""
+    pa = text.rfind("\n", 0, a - 1) + 1
+    title = text[pa:a].rstrip("\r\n")
+    width = len(line.rstrip())
+    if not title.strip() or title[:1].isspace() or pa <= last_heading_end or _display_width(title.strip()) > width:
+        return None
+    if _REST.match(title) or _SETEXT.match(title):
+        return None
+    if pa == 0:
+        return pa, (line[0], False), title.strip()
+    pb = text.rfind("\n", 0, pa - 1) + 1
+    above = text[pb:pa].rstrip("\r\n")
+    if above.rstrip() == line.rstrip():  # overline and underline alike
+        return pb, (line[0], True), title.strip()
+    return (pa, (line[0], False), title.strip()) if not above.strip() else None
+
+
+def _is_rest(text: str, nl_text: str) -> bool:
+    """Some title is underlined with a character only reStructuredText uses for that
+    (``nl_text`` is ``"\n" + text``: positions in it are line starts in ``text``)."""
+    for m in _REST_ONLY.finditer(nl_text):
+        line = text[m.start() : m.end() - 1].rstrip("\r\n")
+        if m.start() > 0 and _rest_title(text, m.start(), line, -1) is not None:
+            return True
+    return False
+
+
+def _display_width(s: str) -> int:
+    """Columns a title takes (wide East Asian characters take two), as an adornment is drawn."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
 
 
 def section_sizes(sections: Sequence[Section]) -> list[tuple[str, int]]:
