@@ -6,7 +6,7 @@ import re
 
 import regex
 
-__all__ = ["EXTEND", "NL", "HSPACE", "HSPACE_STD", "BREAK", "snap"]
+__all__ = ["EXTEND", "NL", "HSPACE", "HSPACE_STD", "BREAK", "WIDE", "columns", "snap"]
 
 # Characters that must never start a piece: they extend the grapheme before them.
 EXTEND = regex.compile(
@@ -19,6 +19,13 @@ HSPACE = rf"[^\S{_BREAKS}]"
 # HSPACE for the standard ``re`` engine, whose \s also takes \x1f (as str.isspace does)
 HSPACE_STD = rf"[^\S{_BREAKS}\x1f]"
 BREAK = re.compile(rf"[{_BREAKS}]")
+# characters a terminal or a fixed-width layout draws two columns wide (CJK and others)
+WIDE = regex.compile(r"[\p{East_Asian_Width=W}\p{East_Asian_Width=F}]")
+
+
+def columns(line: str) -> int:
+    """Display columns: CJK and other wide characters count two."""
+    return len(line) if line.isascii() else len(line) + len(WIDE.findall(line))
 
 
 def snap(text: str, p: int) -> int:

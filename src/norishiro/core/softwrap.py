@@ -35,6 +35,8 @@ from itertools import accumulate
 
 import regex
 
+from .chars import WIDE, columns
+
 __all__ = ["soft_wraps", "SoftWraps"]
 
 _TERMINAL = regex.compile(r"(?:[。｡!?！？…‥]|(?<![0-9０-９])[．.])[」』）)】］〉》〕｝\]}”’\"']*\s*$")
@@ -56,18 +58,12 @@ _KANA_START = regex.compile(r"^\p{Hiragana}")
 _EN_CONTINUES = regex.compile(r"[A-Za-z0-9,;\-]\s*$")
 _LOWER_START = regex.compile(r"^\s*\p{Ll}")
 _FENCE = regex.compile(r"^ {0,3}(?:`{3,}|~{3,})")
-_WIDE = regex.compile(r"[\p{East_Asian_Width=W}\p{East_Asian_Width=F}]")
 _FIRST_WORD = regex.compile(r"[A-Za-z0-9][^\s]*")
 _LABEL_START = regex.compile(
     r"^[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/ ]{1,12}(?:[（(][^）)\n]{1,20}[）)])?[：:]"
 )
 _UNIT_END = regex.compile(r"\d\s*(?:%|[μmnpkdg]?[gLl]|/[dmμ]?L|U/L|mEq/L|IU/L|mmHg|/分|万/μL|/μL|ng/mL|pg/mL)$")
 _TEST_START = regex.compile(r"^[A-Z][A-Za-z0-9-]{0,7} ?[\d<>≦≧]")
-
-
-def _columns(line: str) -> int:
-    """Display columns: CJK and other wide characters count two."""
-    return len(line) if line.isascii() else len(line) + len(_WIDE.findall(line))
 
 
 class _Paragraph:
@@ -94,13 +90,13 @@ class _Paragraph:
         self.top_w, self.by_cols = 0, False
         if not self.by_chars and not body.isascii():
             # wrapped by display columns (CJK counts two)? widen wide characters once
-            cols = [len(t.rstrip()) for t in _WIDE.sub("ww", body).split("\n")[: len(chars)]]
+            cols = [len(t.rstrip()) for t in WIDE.sub("ww", body).split("\n")[: len(chars)]]
             self.top_w, self.by_cols = _width(cols, shares)
 
     def full(self, i: int) -> bool:
         t = self.texts[i].rstrip()
         share = _share(t)
-        return (self.by_chars and len(t) >= share * self.top_c) or (self.by_cols and _columns(t) >= share * self.top_w)
+        return (self.by_chars and len(t) >= share * self.top_c) or (self.by_cols and columns(t) >= share * self.top_w)
 
     def soft(self, i: int) -> bool:
         """The newline after line ``i`` is a soft wrap."""

@@ -11,12 +11,12 @@ document; :class:`PlainText` is the provider for text treated as plain.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from .chars import columns
 from .labels import DEFAULT_LABELS, SOAP_NAMES
 
 __all__ = [
@@ -96,8 +96,8 @@ def _candidates(labels: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
     engine skips from line to line instead of trying every position."""
     firsts = set("#＃【[［■□◆◇●◎▼▶SOAP`~=-") | {x[0] for x in labels if x}
     # a reStructuredText adornment: three of a character that also starts bullets and quotes
-    rest = r'|\*{3}|\^{3}|"{3}|\+{3}|_{3}'
-    quick = re.compile(r"\n[ \t]*(?:\d|[" + "".join(sorted(re.escape(c) for c in firsts)) + "]" + rest + ")", re.I)
+    adornment = r'|\*{3}|\^{3}|"{3}|\+{3}|_{3}'
+    quick = re.compile(r"\n[ \t]*(?:\d|[" + "".join(sorted(re.escape(c) for c in firsts)) + "]" + adornment + ")", re.I)
     # a numbered line (1. 2) …) can only be a field label's line: 1. 主訴：…
     trie = _trie(labels)
     full = re.compile(_CAND_LINE + rf"|(?:\d{{1,2}}[.．)）][^\S\n]*)?{trie}\s*(?:[:：]|\r?$)))", re.M | re.I)
@@ -244,19 +244,19 @@ def _rest_title(text: str, a: int, line: str, last_heading_end: int) -> tuple[in
     the start being its overline's when it has one; None when the line above is no title
     (blank, too wide for the adornment, or not after a blank line as reST requires)."""
     pa = text.rfind("\n", 0, a - 1) + 1
-    title = text[pa:a].rstrip("\r\n")
-    width = len(line.rstrip())
-    if not title.strip() or title[:1].isspace() or pa <= last_heading_end or _display_width(title.strip()) > width:
+    line_text = text[pa:a].rstrip("\r\n")
+    title = line_text.strip()
+    if not title or line_text[:1].isspace() or pa <= last_heading_end or columns(title) > len(line.rstrip()):
         return None
-    if _REST.match(title) or _SETEXT.match(title):
+    if _REST.match(line_text) or _SETEXT.match(line_text):
         return None
     if pa == 0:
-        return pa, (line[0], False), title.strip()
+        return pa, (line[0], False), title
     pb = text.rfind("\n", 0, pa - 1) + 1
     above = text[pb:pa].rstrip("\r\n")
     if above.rstrip() == line.rstrip():  # overline and underline alike
-        return pb, (line[0], True), title.strip()
-    return (pa, (line[0], False), title.strip()) if not above.strip() else None
+        return pb, (line[0], True), title
+    return (pa, (line[0], False), title) if not above.strip() else None
 
 
 def _is_rest(text: str, nl_text: str) -> bool:
@@ -267,11 +267,6 @@ def _is_rest(text: str, nl_text: str) -> bool:
         if m.start() > 0 and _rest_title(text, m.start(), line, -1) is not None:
             return True
     return False
-
-
-def _display_width(s: str) -> int:
-    """Columns a title takes (wide East Asian characters take two), as an adornment is drawn."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
 
 
 def section_sizes(sections: Sequence[Section]) -> list[tuple[str, int]]:
