@@ -50,9 +50,23 @@ CONFIGS: dict[str, dict] = {
         "tokenizer": "o200k_base",
     },
     "chars-cross-sections-400": {"size": 400, "cross_sections": True},
+    # greedy packing (balance off): the spans every configuration had before balancing
+    "chars-recursive-300-greedy": {"size": 300, "balance": False},
+    "o200k-recursive-128-overlap-16-greedy": {
+        "size": 128,
+        "overlap": 16,
+        "unit": "tokens",
+        "tokenizer": "o200k_base",
+        "balance": False,
+    },
 }
 # the benchmark corpus is large: the configurations the benchmarks run
-CORPUS_CONFIGS = ("chars-plain-500-overlap-50", "o200k-recursive-128-overlap-16", "chars-recursive-300")
+CORPUS_CONFIGS = (
+    "chars-plain-500-overlap-50",
+    "o200k-recursive-128-overlap-16",
+    "chars-recursive-300",
+    "chars-recursive-300-greedy",
+)
 
 
 def chunk_spans(doc, options: dict) -> list[list[int]]:

@@ -1,7 +1,7 @@
 import pytest
 
 import norishiro
-from invariants import check_chunks
+from invariants import check_chunks, tiktoken_count
 from seeds import needs_seeds, seed002_body, seed002_text
 
 
@@ -71,3 +71,43 @@ def test_fixed_windows_char_mode():
     chunks = norishiro.chunk(text, size=10, overlap=3, strategy="fixed")
     assert [c.start for c in chunks][:4] == [0, 7, 14, 21]
     assert all(c.size <= 10 for c in chunks)
+
+
+def _paragraphs(n: int, width: int = 98) -> str:
+    return "".join(f"{i:02d} " + "word " * ((width - 5) // 5) + "w\n\n" for i in range(n))
+
+
+def test_balanced_last_chunks_share_the_rest_evenly():
+    text = _paragraphs(11)  # 11 paragraphs of about 100 characters, 1.1 budgets
+    greedy = norishiro.chunk(text, size=1000, balance=False)
+    balanced = norishiro.chunk(text, size=1000)
+    assert [c.size for c in greedy][-1] < 150  # a full chunk and a sliver
+    assert len(balanced) == len(greedy) == 2
+    assert min(c.size for c in balanced) >= 400
+    for chunks in (greedy, balanced):
+        check_chunks(text, chunks, 1000)
+        assert all(text[c.end - 2 : c.end] == "\n\n" or c.end == len(text) for c in chunks)  # paragraph ends
+
+
+def test_balance_applies_to_the_tail_only_and_to_each_section():
+    long = _paragraphs(57)  # 5.5 budgets: the first chunks fill up, the last four share the rest
+    greedy = [c.size for c in norishiro.chunk(long, size=1000, balance=False)]
+    sizes = [c.size for c in norishiro.chunk(long, size=1000)]
+    assert greedy == [960] * 5 + [672]
+    assert sizes[:3] == [960] * 3 and sizes[3:] == [864] * 3
+    doc = "# A\n\n" + _paragraphs(11) + "# B\n\n" + _paragraphs(3)
+    chunks = norishiro.chunk(doc, size=1000)
+    assert [c.headings for c in chunks] == [["A"], ["A"], ["B"]]
+    assert min(c.size for c in chunks[:2]) >= 400  # A is two halves; B is whole
+
+
+def test_balance_in_tokens_and_the_option_round_trip():
+    text = _paragraphs(12)
+    for bal in (True, False):
+        chunks = norishiro.chunk(text, size=200, tokenizer="o200k_base", balance=bal)
+        check_chunks(text, chunks, 200, tiktoken_count())
+    cfg = norishiro.ChunkConfig.from_spec("recursive size=100 balance=false")
+    assert cfg.balance is False and "balance=False" in cfg.label
+    assert norishiro.ChunkConfig.from_dict(cfg.to_dict()) == cfg
+    with pytest.raises(norishiro.OptionError):
+        norishiro.ChunkConfig(size=100, balance="yes")

@@ -21,6 +21,18 @@ def test_chunk_jsonl_from_stdin_matches_seed002():
     assert {"doc_id", "id", "index", "start", "end", "size", "text"} <= rows[0].keys()
 
 
+def test_chunk_greedy_fills_every_chunk_and_the_default_balances():
+    text = "".join(f"Paragraph {i} has some words in it. It ends here.\n\n" for i in range(22))  # 1.1 budgets
+    sizes = {}
+    for flag in ([], ["--greedy"]):
+        r = run(["chunk", "-", "--size", "1000", "-q", *flag], input=text)
+        assert r.exit_code == 0, r.output
+        sizes[bool(flag)] = [json.loads(line)["size"] for line in r.stdout.splitlines()]
+    assert sizes[True][-1] < 200 <= min(sizes[False])
+    assert len(sizes[True]) == len(sizes[False]) == 2
+    assert "--greedy" in run(["chunk", "--help"]).output
+
+
 def test_chunk_files_and_directories_with_summary(tmp_path):
     (tmp_path / "a.md").write_text("---\ntitle: A\n---\n本文です。次の文。\n", encoding="utf-8")
     sub = tmp_path / "sub"

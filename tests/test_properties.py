@@ -57,13 +57,19 @@ _o200k = TiktokenSizer("o200k_base")
 
 
 @given(
-    texts, st.integers(1, 80), st.integers(0, 40), st.sampled_from(["recursive", "sentences", "fixed"]), st.booleans()
+    texts,
+    st.integers(1, 80),
+    st.integers(0, 40),
+    st.sampled_from(["recursive", "sentences", "fixed"]),
+    st.booleans(),
+    st.booleans(),
 )
-def test_char_invariants(text, size, overlap, strategy, structure):
+def test_char_invariants(text, size, overlap, strategy, structure, balance):
     overlap = min(overlap, size - 1)
-    chunks = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, structure=structure)
+    opts = dict(size=size, overlap=overlap, strategy=strategy, structure=structure, balance=balance)
+    chunks = norishiro.chunk(text, **opts)
     check_chunks(text, chunks, size, len, overlap)
-    again = norishiro.chunk(text, size=size, overlap=overlap, strategy=strategy, structure=structure)
+    again = norishiro.chunk(text, **opts)
     assert [(c.start, c.end, c.id) for c in again] == [(c.start, c.end, c.id) for c in chunks]
 
 

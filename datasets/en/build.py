@@ -3,7 +3,7 @@
 questions.json, where each question names the passage that answers it by quoting it.
 
     python datasets/en/build.py            # write the .qa.json files
-    python datasets/en/build.py --sources  # first copy the two documents taken from installed packages
+    python datasets/en/build.py --sources  # first copy the three documents taken from installed packages
 
 A quote matches the document with any run of white space standing for a space, and must
 occur exactly once; its offsets become the question's reference span.
@@ -26,6 +26,8 @@ def copy_sources() -> None:
     names = ["try", "with", "import", "raise", "assert", "return", "global", "del"]
     parts = [topics.topics[k].strip("\n") for k in names]
     (HERE / "python-statements.txt").write_text("\n\n\n".join(parts) + "\n")
+    parts = [topics.topics[k].strip("\n") for k in ("execmodel", "types")]
+    (HERE / "python-types.txt").write_text("\n\n\n".join(parts) + "\n")
 
 
 def locate(text: str, quote: str, where: str) -> tuple[int, int]:

@@ -104,12 +104,15 @@ class ChunkConfig:
     ``unit="chars"`` together with a tokenizer is refused (say ``unit="tokens"``).
     ``structure`` (the default for strings and documents alike): sections are not crossed
     unless ``cross_sections``, code, tables and lists stay whole; ``structure=False`` treats
-    the text as plain. ``sections_include`` / ``sections_exclude``: canonical section names
-    (``history_of_present_illness``) or headings as written, to chunk only some sections;
-    ``section_map``: more (variant, canonical name) pairs for the table of section names.
-    ``deid``: identifiers in ``embed_text`` become surrogates (``norishiro.deid``);
-    ``deid_rules`` adds (class, pattern) rules and ``deid_allow`` words that are no names;
-    ``deid_dates``: other dates kept, shifted per patient, or coarsened to the month.
+    the text as plain. ``balance`` (recursive): when what is left of a section needs at most
+    four chunks, they share it evenly instead of ending in a short chunk; ``False`` fills
+    every chunk as far as the budget allows. ``sections_include`` / ``sections_exclude``:
+    canonical section names (``history_of_present_illness``) or headings as written, to
+    chunk only some sections; ``section_map``: more (variant, canonical name) pairs for the
+    table of section names. ``deid``: identifiers in ``embed_text`` become surrogates
+    (``norishiro.deid``); ``deid_rules`` adds (class, pattern) rules and ``deid_allow`` words
+    that are no names; ``deid_dates``: other dates kept, shifted per patient, or coarsened
+    to the month.
     """
 
     size: int = 512
@@ -121,6 +124,7 @@ class ChunkConfig:
     header_template: str | None = None
     structure: bool = True
     cross_sections: bool = False
+    balance: bool = True
     section_labels: tuple[str, ...] = ()
     sections_include: tuple[str, ...] = ()
     sections_exclude: tuple[str, ...] = ()
@@ -186,7 +190,7 @@ class ChunkConfig:
             raise OptionError("deid_rules", self.deid_rules, "(class, pattern) pairs") from None
         if self.deid_dates not in ("keep", "shift", "coarsen"):
             raise OptionError("deid_dates", self.deid_dates, "keep, shift or coarsen")
-        for name in ("structure", "cross_sections", "deid"):
+        for name in ("structure", "cross_sections", "balance", "deid"):
             if not isinstance(getattr(self, name), bool):
                 raise OptionError(name, getattr(self, name), "true or false")
         if isinstance(self.semantic, Mapping):
@@ -254,7 +258,7 @@ class ChunkConfig:
             raise OptionError("size", kv["size"], "whole numbers for size and overlap") from e
         kv["size"] = size
         kv["overlap"] = int(round(ov * size)) if 0 < ov < 1 else int(ov)
-        for k in ("structure", "cross_sections", "deid"):
+        for k in ("structure", "cross_sections", "balance", "deid"):
             if k in kv:
                 kv[k] = str(kv[k]).lower() in ("1", "true", "yes")
         if sem:
@@ -273,6 +277,7 @@ class ChunkConfig:
             "header_template",
             "structure",
             "cross_sections",
+            "balance",
             "section_labels",
             "sections_include",
             "sections_exclude",

@@ -68,6 +68,8 @@ class PackingChunker:
     overlap_levels: tuple[Level, ...] = (Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD)
     merge_coarser = False
     keeps_structure = True
+    # the last chunks of a region share it evenly (ChunkConfig.balance can turn it off)
+    balances = False
 
     def __init__(self, config=None, **_runtime):
         self.config = config
@@ -88,6 +90,7 @@ class PackingChunker:
             atoms=region.atoms if keep else (),
             heads=region.heads if keep else (),
             merge_coarser=self.merge_coarser,
+            balance=self.balances and getattr(self.config, "balance", True),
         ).spans()
 
 

@@ -36,6 +36,7 @@ FLAGS = {
     "deid_dates": "--deid-dates",
     "structure": "--no-structure",
     "cross_sections": "--cross-sections",
+    "balance": "--greedy",
     "embedder": "--embedder",
     "base_url": "--base-url",
     "semantic.embedder": "--embedder",
@@ -187,6 +188,12 @@ def chunk_options(f):
             help="Let chunks run across section boundaries (headings, 【labels】, S：...).",
         ),
         click.option(
+            "--greedy",
+            is_flag=True,
+            help="Fill every chunk as far as the budget allows, even if a section then ends in a short "
+            "chunk (by default the last chunks of a section, up to four, share it evenly).",
+        ),
+        click.option(
             "--no-structure", is_flag=True, help="Treat files as plain text: no sections, code blocks or tables."
         ),
         click.option(
@@ -314,6 +321,7 @@ def config_from_options(opts: dict[str, Any]) -> ChunkConfig:
             header_template=opts["header_template"],
             structure=not opts["no_structure"],
             cross_sections=opts["cross_sections"],
+            balance=not opts["greedy"],
             section_labels=opts["section_labels"] or (),
             **_section_choice(opts["sections"]),
             section_map=read_section_map(opts["section_map"]) if opts["section_map"] else (),

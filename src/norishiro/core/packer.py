@@ -5,6 +5,9 @@ Both the recursive and the fixed-window chunker are this one loop with different
 * the end of a chunk is the farthest cut of the *coarsest* level that still fits the budget
   (paragraph, else line, else sentence, ... else grapheme), which is what "split at the
   largest boundary that fits, then merge" produces, without building intermediate lists;
+* with ``balance``, when what is left needs at most four chunks, each ends at the first cut
+  of that same level past an even share of it, so a text of 1.1 budgets becomes two halves
+  rather than a full chunk and a sliver;
 * the next chunk starts earlier by the overlap: the last whole units of the previous chunk
   that fit the overlap budget (never a partial unit), and only as much overlap as leaves
   room for new text within the budget.
@@ -23,6 +26,7 @@ from .boundaries import Boundaries, Level
 from .measure import Measure
 
 Span = tuple[int, int, int]  # start, end, size
+_BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
 
 
 class Packer:
@@ -39,8 +43,10 @@ class Packer:
         atoms: Sequence[tuple[int, int]] = (),
         heads: Sequence[tuple[int, int]] = (),
         merge_coarser: bool = False,
+        balance: bool = False,
     ):
         self.text = text
+        self._level: Level | None = None
         self.n = len(text)
         self.m = measure
         self.size = size
@@ -54,6 +60,10 @@ class Packer:
         self.exact = measure.exact_index
         # the measure has an index whose estimates guide the search (tokens)
         self.indexed = not self.exact and measure.estimate(0, 0) is not None
+        # with ``balance``, chunks from here on (the last four budgets) may end earlier
+        self._balance_from = self.n + 1
+        if balance and (self.exact or self.indexed):
+            self._balance_from = measure.back(self.n, _BALANCED_TAIL * size)
         self._counts: dict[tuple[int, int], int] = {}
         # text put in front of a chunk starting at s (context header, repeated table header):
         # it counts against the budget, so every size below is of prefix + text
@@ -197,11 +207,13 @@ class Packer:
         does not leave a heading at the chunk's end if there is one, else any."""
         # only a heading whose text begins after s and that starts within reach matters
         i = bisect_right(self._head_bodies, s)
+        self._level = None
         if i < len(self._head_bodies) and self._head_starts[i] < self._reach(s, self.size):
             got = self._find_end(s, lo, avoid_heads=True)
             if got is not None:
-                return got
-        return self._find_end(s, lo)
+                return self._balanced(s, got, True) if s >= self._balance_from else got
+        got = self._find_end(s, lo)
+        return self._balanced(s, got, False) if s >= self._balance_from and got is not None else got
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
         hi = self._before_atom(self._reach(s, self.size))
@@ -217,6 +229,7 @@ class Packer:
             j = bisect_right(para, hi) - 1
             while j >= 0 and para[j] > lo:
                 if self._usable(para[j], avoid_heads):
+                    self._level = Level.PARAGRAPH
                     return para[j]
                 j -= 1
             levels = levels[1:]
@@ -235,12 +248,34 @@ class Packer:
                     tail = not self._atom_starts  # what _cuts asks for
                     for c in self.bnd.line_cuts_from_end(window_lo, hi, tail_only=tail):
                         if self._usable(c, avoid_heads):
+                            self._level = level
                             return c
                     continue
                 got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
                 if got is not None:
+                    self._level = level
                     return got
         return None
+
+    def _balanced(self, s: int, e: int, avoid_heads: bool) -> int:
+        """``e``, or an earlier cut of the level ``e`` was found at, so that when what is
+        left of the text needs at most four chunks they share it evenly: no short last chunk
+        beside full ones (at equal mean length, chunks of like size retrieve tighter)."""
+        lv = self._level
+        if lv is None or e >= self.n:
+            return e
+        rest = self.estimate(s, self.n) or 0
+        k = -(-rest // self.size)  # the fewest chunks that can hold the rest
+        if not 2 <= k <= _BALANCED_TAIL:
+            return e
+        t = self._reach(s, -(-rest // k) + self.plen(s))
+        if t >= e:
+            return e
+        for c in self.bnd.window_cuts(lv, t - 1, e, packing=True):
+            if c >= t and self._usable(c, avoid_heads):
+                # a shorter span fits where a longer one does; BPE counts are checked anyway
+                return c if self.exact or self.fits(s, c, self.size) else e
+        return e
 
     def _before_atom(self, hi: int) -> int:
         """``hi``, or the start of the atom that holds it: every cut between the two is
