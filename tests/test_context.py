@@ -231,6 +231,22 @@ def test_labels_indented_like_code_are_not_headings():
 
 _LINES = [
     "# Title",
+    "ſubjective: x",  # case foldings beyond ASCII: ſ is s, K (Kelvin) is k, İ and ı are i
+    "ſ） x",
+    "İmpression",
+    "\u212a",
+    "Plan :",
+    "Plan\x0b",
+    "plan is to rest",
+    "1. Install",
+    "12. Findings",
+    "3) 所見 ",
+    "١. Plan:",
+    "123. Plan",
+    "- - -",
+    "--- x",
+    "``",
+    "**",
     "*****",
     "^^^^^^^^^^^^",
     '"""',
@@ -238,6 +254,11 @@ _LINES = [
     "##########",
     "    [Socket]",
     "\t[Plan] x",
+    "Chief Complaint: cough",
+    "chief complaint",
+    "A/P: rest",
+    "1. 申し送り",
+    "1st:",
     "## 9.1. Part",
     "   ### deep ###",
     "Setext",
@@ -276,14 +297,19 @@ _LINES = [
     st.lists(st.sampled_from(_LINES) | st.text(max_size=6), max_size=30),
     st.sampled_from(["\n", "\r\n"]),
     st.booleans(),
+    st.sampled_from([(), ("Chief Complaint", "A/P"), ("申し送り", "1st")]),
 )
-def test_the_heading_line_filter_drops_no_heading(lines, eol, markdown):
-    """find_sections looks only at lines its filter lets through; with every line let
-    through it finds the same sections."""
-    from norishiro.core import structure
+def test_the_heading_line_filter_drops_no_heading(lines, eol, markdown, extra):
+    """find_sections looks only at lines its filter lets through (the compiled one, or the
+    quick pattern in pure Python); with every line let through it finds the same sections."""
+    from norishiro.core import compiled, structure
 
     text = eol.join(lines)
+    labels = structure.DEFAULT_LABELS + extra
     every = (re.compile(r"\n"), re.compile(r"\n"))
-    with mock.patch.object(structure, "_candidates", lambda labels: every):
-        reference = [(s.start, s.end, s.headings, s.body) for s in find_sections(text, markdown=markdown)]
-    assert [(s.start, s.end, s.headings, s.body) for s in find_sections(text, markdown=markdown)] == reference
+    with mock.patch.object(structure, "_candidates", lambda labels: every), mock.patch.object(compiled, "PURE", True):
+        reference = [(s.start, s.end, s.headings, s.body) for s in find_sections(text, labels, markdown=markdown)]
+    for pure in (True, False):
+        with mock.patch.object(compiled, "PURE", pure):
+            got = [(s.start, s.end, s.headings, s.body) for s in find_sections(text, labels, markdown=markdown)]
+        assert got == reference, f"pure={pure}"

@@ -735,6 +735,7 @@ def test_a_region_that_fits_whole_gives_the_packers_span(text, size, head, strat
         prefix=prefix,
         heads=hs,
         merge_coarser=chunker.merge_coarser,
+        balance=chunker.balances,
     )
     assert list(chunker.spans(region)) == list(packer.spans())
 
@@ -746,8 +747,9 @@ def test_a_region_that_fits_whole_gives_the_packers_span(text, size, head, strat
     st.lists(st.tuples(st.integers(0, 400), st.integers(0, 200)), max_size=6),
     st.booleans(),
     st.sampled_from(["recursive", "sentences"]),
+    st.booleans(),
 )
-def test_a_window_ending_in_an_atom_is_cut_before_it_with_the_same_spans(text, size, raw, tokens, strategy):
+def test_a_window_ending_in_an_atom_is_cut_before_it_with_the_same_spans(text, size, raw, tokens, strategy, balance):
     """The packer skips the part of a window that lies in the atom holding its reach: the
     spans are those of the search over the whole window (atoms may overlap)."""
     from unittest import mock
@@ -762,7 +764,7 @@ def test_a_window_ending_in_an_atom_is_cut_before_it_with_the_same_spans(text, s
     chunker = CHUNKERS[strategy]()
 
     def spans():
-        p = Packer(text, sizer.measure(text), size, 0, end_levels=chunker.end_levels, atoms=atoms)
+        p = Packer(text, sizer.measure(text), size, 0, end_levels=chunker.end_levels, atoms=atoms, balance=balance)
         return list(p.spans())
 
     got = spans()
@@ -787,3 +789,26 @@ def test_line_and_paragraph_cuts_are_the_same_with_and_without_the_quick_path(pi
     for lo in range(0, n, 3):
         assert fast.newline_cuts(lo, n) == slow.newline_cuts(lo, n)
         assert fast.newline_cuts(0, lo) == slow.newline_cuts(0, lo)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts, st.integers(1, 60), st.booleans())
+def test_a_balanced_end_is_never_past_the_greedy_one(text, size, tokens):
+    """Balancing moves an end only back (to a cut of the same level), and only when what is
+    left needs two to four chunks; every span stays within the budget."""
+    from norishiro.core.measure import CharSizer
+    from norishiro.core.packer import Packer
+
+    sizer = _o200k if tokens else CharSizer()
+    m = sizer.measure(text)
+    balanced = Packer(text, m, size, balance=True)
+    greedy = Packer(text, m, size)
+    for s, e, n in balanced.spans():
+        g = greedy.find_end(s, s)
+        if g is None:  # one grapheme over the budget: emitted alone by both
+            continue
+        assert e <= g
+        rest = greedy.estimate(s, len(text))
+        if e < g:
+            assert 2 <= -(-rest // size) <= 4
+        assert n <= size or e == greedy.bnd.first_grapheme_end(s)

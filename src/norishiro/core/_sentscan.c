@@ -575,6 +575,162 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     return PyLong_FromLong(slash ? 2 : 0);
 }
 
+/* The line scans of structure.find_sections and find_atoms: a test of the line after each
+   "\n" (its first position), which returns the positions of the newlines whose line passes. */
+typedef struct {
+    const CharSet *set;
+    Py_ssize_t longest; /* heading lines: the longest label, 0 when a label is not one word */
+    int table;          /* table lines: the next line must start like a delimiter row */
+} LineTest;
+
+static PyObject *scan_lines(PyObject *text, int (*passes)(State *, Py_ssize_t, const LineTest *), const LineTest *t) {
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    st->n = PyUnicode_GET_LENGTH(text);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    Py_ssize_t i = 0;
+    while ((i = PyUnicode_FindChar(text, '\n', i, st->n, 1)) >= 0) { /* the string library's fast search */
+        if (passes(st, i + 1, t)) {
+            PyObject *v = PyLong_FromSsize_t(i);
+            if (!v || PyList_Append(out, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+        i++;
+    }
+    if (i == -2) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* A label's word may start at j: its initial, and with longest > 0 a word of at most that
+   many characters followed by white space up to a colon or the line's end. */
+static int label_word_at(State *st, Py_ssize_t j, const LineTest *t, int cased_beyond_ascii) {
+    Py_ssize_t n = st->n;
+    if (j >= n) return 0;
+    Py_UCS4 c = AT(j);
+    if (!(in_set(t->set, Py_UNICODE_TOLOWER(c)) || in_set(t->set, c) || cased_beyond_ascii)) return 0;
+    if (t->longest <= 0) return 1;
+    Py_ssize_t k = j;
+    while (k < n && (Py_UNICODE_ISALNUM(AT(k)) || AT(k) == '_')) k++;
+    if (k - j > t->longest) return 0;
+    while (k < n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+    return k >= n || AT(k) == '\n' || AT(k) == ':' || AT(k) == 0xFF1A;
+}
+
+static int is_cased_beyond_ascii(Py_UCS4 c) {
+    return c > 127 && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
+}
+
+static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
+    Py_ssize_t n = st->n;
+    while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
+    if (j >= n) return 0;
+    Py_UCS4 c = AT(j);
+    switch (c) {
+    case '#': case 0xFF03: case 0x3010: case '[': case 0xFF3B: case 0x25A0: case 0x25A1: case 0x25C6:
+    case 0x25C7: case 0x25CF: case 0x25CE: case 0x25BC: case 0x25B6:
+        return 1;
+    case '`': case '~':
+        return j + 2 < n && AT(j + 1) == c && AT(j + 2) == c;
+    case '*': case '^': case '"': case '+': case '_':
+        if (j + 2 < n && AT(j + 1) == c && AT(j + 2) == c) return 1;
+        break;
+    case '=': case '-': {
+        Py_ssize_t k = j;
+        while (k < n && AT(k) == c) k++;
+        while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
+        if (k < n && AT(k) == '\r') k++;
+        if (k >= n || AT(k) == '\n') return 1;
+        break;
+    }
+    }
+    if (Py_UNICODE_ISDECIMAL(c)) { /* a numbered label: 1. 主訴 */
+        Py_ssize_t k = j + 1;
+        if (k < n && Py_UNICODE_ISDECIMAL(AT(k))) k++;
+        if (k < n) {
+            Py_UCS4 d = AT(k);
+            if (d == '.' || d == 0xFF0E || d == ')' || d == 0xFF09) {
+                k++;
+                while (k < n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+                if (k < n && label_word_at(st, k, t, is_cased_beyond_ascii(AT(k)))) return 1;
+            }
+        }
+        /* a label may start with a digit too: go on */
+    }
+    int cased = is_cased_beyond_ascii(c);
+    Py_UCS4 low = Py_UNICODE_TOLOWER(c);
+    if (low == 's' || low == 'o' || low == 'a' || low == 'p' || cased) { /* S： O） */
+        Py_ssize_t k = j + 1;
+        while (k < n && Py_UNICODE_ISSPACE(AT(k))) k++;
+        if (k < n) {
+            Py_UCS4 d = AT(k);
+            if (d == ':' || d == 0xFF1A || d == ')' || d == 0xFF09) return 1;
+        }
+    }
+    return label_word_at(st, j, t, cased);
+}
+
+/* heading_lines(nl_text, initials, longest) -> positions of the "\n" before every line that
+   may be a heading, for structure.find_sections: a superset of the lines its full test
+   takes (that test decides), found in one pass. A line may be one when, after spaces and
+   tabs, it starts with # ＃ 【 [ ［ ■ □ ◆ ◇ ● ◎ ▼ ▶, with ``` or ~~~, with a run of = or -
+   that ends the line, with three of * ^ " + _, with a SOAP letter, white space and : ： ) ）,
+   or with a label's word, after one or two digits and . ． ) ） or not. A label's word
+   starts with one of ``initials`` (lower case; a cased letter beyond ASCII is let through,
+   for the rarer case foldings); with ``longest`` > 0 (every label is word characters) it is
+   at most that long and followed by white space up to a colon or the line's end. */
+static PyObject *heading_lines(PyObject *self, PyObject *args) {
+    PyObject *text, *initials;
+    Py_ssize_t longest;
+    if (!PyArg_ParseTuple(args, "UUn", &text, &initials, &longest)) return NULL;
+    static CharSet first; /* the labels' initials: filled for each call */
+    memset(&first, 0, sizeof first);
+    if (fill_set(&first, initials) < 0) return NULL;
+    LineTest t = {&first, longest, 0};
+    return scan_lines(text, heading_line_at, &t);
+}
+
+/* A line that starts (after spaces and tabs) with one of the set's characters, and with
+   table, whose next line starts like a table's delimiter row. */
+static int starting_line_at(State *st, Py_ssize_t j, const LineTest *t) {
+    Py_ssize_t n = st->n;
+    while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
+    if (j >= n || !in_set(t->set, AT(j))) return 0;
+    if (!t->table) return 1;
+    Py_ssize_t k = j;
+    while (k < n && AT(k) != '\n') k++;
+    if (k >= n) return 0;
+    k++;
+    while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
+    if (k < n && AT(k) == '|') k++;
+    while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
+    if (k < n && AT(k) == ':') k++;
+    return k + 1 < n && AT(k) == '-' && AT(k + 1) == '-';
+}
+
+/* line_starts(nl_text, chars, table) -> positions of the "\n" before every line whose first
+   character after spaces and tabs is one of chars: where a code fence may start, or with
+   table a Markdown table (the next line then starts like its delimiter row: spaces, an
+   optional | and :, and "--"); structure.find_atoms tries its patterns there only */
+static PyObject *line_starts(PyObject *self, PyObject *args) {
+    PyObject *text, *chars;
+    int table;
+    if (!PyArg_ParseTuple(args, "UUp", &text, &chars, &table)) return NULL;
+    static CharSet want; /* filled for each call */
+    memset(&want, 0, sizeof want);
+    if (fill_set(&want, chars) < 0) return NULL;
+    LineTest t = {&want, 0, table};
+    return scan_lines(text, starting_line_at, &t);
+}
+
 /* for tests: the fixed character tests against the Python module's own classes */
 static PyObject *classes(PyObject *self, PyObject *arg) {
     long c = PyLong_AsLong(arg);
@@ -589,6 +745,10 @@ static PyMethodDef methods[] = {
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 0, 1 or 2 (see the source)"},
+    {"line_starts", line_starts, METH_VARARGS,
+     "line_starts(nl_text, chars, table) -> positions of the newline before each line that starts with one of chars"},
+    {"heading_lines", heading_lines, METH_VARARGS,
+     "heading_lines(nl_text, initials, longest) -> positions of the newline before each line that may be a heading"},
     {"classes", classes, METH_O, "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint)"},
     {NULL, NULL, 0, NULL},
 };

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from . import compiled
 from .chars import columns
 from .labels import DEFAULT_LABELS, SOAP_NAMES
+from .line_scan import heading_lines, line_matches
 
 __all__ = [
     "Section",
@@ -149,7 +151,8 @@ def find_sections(
     last_heading_end = -1
     nl_text = "\n" + text
     # a text with reStructuredText titles ranks every adorned title in the order its style appears
-    rest = markdown and allowed is None and _is_rest(text, nl_text)
+    lines = list(heading_lines(nl_text, key, quick))
+    rest = markdown and allowed is None and _is_rest(text, nl_text, lines)
     styles: list[tuple[str, bool]] = []
 
     def path() -> list[str]:
@@ -159,8 +162,8 @@ def find_sections(
         """The heading line holds nothing but the heading."""
         return m is None or not line[m.end() :].strip()
 
-    for q in quick.finditer(nl_text):
-        m0 = cand.match(nl_text, q.start())
+    for q in lines:
+        m0 = cand.match(nl_text, q)
         if m0 is None:
             continue
         a = m0.start()  # the "\n" put in front shifts positions by one: this is the line start
@@ -259,10 +262,16 @@ def _rest_title(text: str, a: int, line: str, last_heading_end: int) -> tuple[in
     return (pa, (line[0], False), title) if not above.strip() else None
 
 
-def _is_rest(text: str, nl_text: str) -> bool:
+def _is_rest(text: str, nl_text: str, lines: Sequence[int]) -> bool:
     """Some title is underlined with a character only reStructuredText uses for that
-    (``nl_text`` is ``"\n" + text``: positions in it are line starts in ``text``)."""
-    for m in _REST_ONLY.finditer(nl_text):
+    (``nl_text`` is ``"\n" + text``: positions in it are line starts in ``text``; ``lines``
+    the starts of the lines that may be headings, which hold every adornment line)."""
+    end = 0
+    for p in lines:
+        m = _REST_ONLY.match(nl_text, p) if p >= end else None  # not overlapping, as a search
+        if m is None:
+            continue
+        end = m.end()
         line = text[m.start() : m.end() - 1].rstrip("\r\n")
         if m.start() > 0 and _rest_title(text, m.start(), line, -1) is not None:
             return True
@@ -314,12 +323,17 @@ def find_atoms(text: str) -> list[Atom]:
     one), which lets the regex engine jump between lines."""
     t = "\n" + text
     found: list[Atom] = []
-    if "```" in text or "~~~" in text:
-        found += [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in _FENCED.finditer(t)]
-    if "|" in text:
+    # compiled: a pass finds the lines where a fence or a table may start; else a search
+    # for each pattern over a text that holds what it needs
+    native = compiled.native if compiled.active() else None
+    if native or "```" in text or "~~~" in text:
+        fences = native.line_starts(t, "`~", False) if native else None
+        found += [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in line_matches(_FENCED, t, fences)]
+    if native or "|" in text:
+        tables = native.line_starts(t, "|", True) if native else None
         found += [
             Atom(m.start(1) - 1, m.end(1) - 1, "table", body_start=m.end(2) - 1, header=m.group(2))
-            for m in _MD_TABLE.finditer(t)
+            for m in line_matches(_MD_TABLE, t, tables)
         ]
     if text.count("\t") >= 6:
         run: list[tuple[int, int]] = []
