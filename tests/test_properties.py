@@ -812,3 +812,28 @@ def test_a_balanced_end_is_never_past_the_greedy_one(text, size, tokens):
         if e < g:
             assert 2 <= -(-rest // size) <= 4
         assert n <= size or e == greedy.bnd.first_grapheme_end(s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["\n", "\n\n", " \n", "a", "あ。", "Dr. ", "S）", "1. ", "\u0301", "\u200d", ". B", "||"]),
+        max_size=40,
+    ),
+    st.booleans(),
+)
+def test_line_cuts_are_the_same_when_a_window_holds_no_newline(pieces, packing):
+    """A window without a newline skips the newline search: the same line cuts (a cut right
+    after a newline can be snapped forward past combining marks, into the window)."""
+    from unittest import mock
+
+    from norishiro.core import boundaries
+    from norishiro.core.boundaries import Boundaries, Level
+
+    text = "".join(pieces)
+    n = len(text)
+    windows = [(lo, hi) for lo in range(0, n + 1, 2) for hi in range(lo + 1, n + 1, 3)]
+    fast = [Boundaries(text).window_cuts(Level.LINE, lo, hi, packing=packing) for lo, hi in windows]
+    with mock.patch.object(boundaries, "_no_newline", lambda text, lo, hi: False):
+        slow = [Boundaries(text).window_cuts(Level.LINE, lo, hi, packing=packing) for lo, hi in windows]
+    assert fast == slow

@@ -109,6 +109,12 @@ _CLAUSE_ASCII = re.compile(r"[,;][\t ]+")
 _WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ]+(?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
 
 
+def _no_newline(text: str, lo: int, hi: int) -> bool:
+    """No newline where a line cut in ``(lo, hi]`` could follow one (the newline search
+    starts at ``lo - 1`` too): the window needs no search."""
+    return text.find("\n", max(0, lo - 1), hi) < 0
+
+
 class Boundaries:
     """Cut positions of one text, per level, computed lazily inside the windows asked for.
 
@@ -219,7 +225,9 @@ class Boundaries:
         looked for only after the last real newline.
         """
         text = self.text
-        if tail_only and self._line_re is _LINE_LF:
+        if self._line_re is _LINE_LF and _no_newline(text, lo, hi):
+            nl = []  # text that lost its lines
+        elif tail_only and self._line_re is _LINE_LF:
             nl = self._last_lf_cut(lo, hi)
             while nl and self.is_soft(nl[0]):
                 nl = self._last_lf_cut(lo, nl[0] - 1)
@@ -229,16 +237,18 @@ class Boundaries:
             return nl
         if tail_only and nl:
             lo = nl[-1]
-        cuts = set(nl)
         starts = self._line_starts
+        inferred = []
         for p in self._sentence_window(lo, hi):
             got = starts.get(p)
             if got is None:
                 got = starts[p] = _line_start_at(text, p)
             if got:
-                cuts.add(p)
-        cuts.update(glued_line_cuts(text, lo, hi))
-        return sorted(cuts)
+                inferred.append(p)
+        glued = glued_line_cuts(text, lo, hi)
+        if not nl and not glued:
+            return inferred  # sentence cuts come sorted and once each
+        return sorted(set(nl).union(inferred, glued))
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:
         """The line cuts in ``(lo, hi]`` that a caller merging line and sentence cuts still
