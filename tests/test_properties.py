@@ -837,3 +837,27 @@ def test_line_cuts_are_the_same_when_a_window_holds_no_newline(pieces, packing):
     with mock.patch.object(boundaries, "_no_newline", lambda text, lo, hi: False):
         slow = [Boundaries(text).window_cuts(Level.LINE, lo, hi, packing=packing) for lo, hi in windows]
     assert fast == slow
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(st.sampled_from(list("0123456789٣/dmμuLlAZz分|Hg【■◆● a")), max_size=40),
+    st.integers(0, 40),
+    st.integers(0, 40),
+)
+def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
+    """The compiled look for what a glued row needs says yes exactly where the pipes, mmHg,
+    【■◆● or _GLUED_SLASH (whose look back may read before the window) are."""
+    from norishiro.core import compiled, sentences
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    a, b = min(a, len(text)), min(b, len(text))
+    seg = text[a:b]
+    want = (
+        "||" in seg
+        or "mmHg" in seg
+        or any(c in seg for c in "【■◆●")
+        or sentences._GLUED_SLASH.search(text, a, b) is not None
+    )
+    assert (compiled.native.glued_hint(text, a, b) == 1) == want

@@ -542,9 +542,27 @@ fail:
     return NULL;
 }
 
-/* glued_hint(text, a, b): 1 when text[a:b] holds "||", "mmHg" or one of 【■◆● (a glued
-   table row or header may be there), 2 when it holds none of them but a slash (a date or a
-   unit may be: the caller looks closer), 0 otherwise */
+/* A slash at i where a glued date or unit may be, as sentences._GLUED_SLASH says:
+   /(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z]), reading no further than b (the look back may
+   read before the window, as the pattern's does). */
+static int slash_glues(State *st, Py_ssize_t i, Py_ssize_t b) {
+    if (i >= 4 && i + 1 < b && Py_UNICODE_ISDECIMAL(AT(i + 1)) && Py_UNICODE_ISDECIMAL(AT(i - 1)) &&
+        Py_UNICODE_ISDECIMAL(AT(i - 2)) && Py_UNICODE_ISDECIMAL(AT(i - 3)) && Py_UNICODE_ISDECIMAL(AT(i - 4)))
+        return 1;
+    if (i + 2 >= b) return 0;
+    Py_UCS4 c1 = AT(i + 1), c2 = AT(i + 2);
+    if (c1 == 0x5206 || c1 == 'L' || c1 == 'l') return c2 >= 'A' && c2 <= 'Z';
+    if (c1 == 'd' || c1 == 'm' || c1 == 0x3BC || c1 == 'u') {
+        if (i + 3 >= b) return 0;
+        Py_UCS4 c3 = AT(i + 3);
+        return (c2 == 'L' || c2 == 'l') && c3 >= 'A' && c3 <= 'Z';
+    }
+    return 0;
+}
+
+/* glued_hint(text, a, b): 1 when text[a:b] holds "||", "mmHg", one of 【■◆● or a slash
+   of a date or a unit (a glued table row or header may be there: the caller looks
+   closer), 0 otherwise */
 static PyObject *glued_hint(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t a, b;
@@ -555,14 +573,13 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     if (b > n) b = n;
     if (a < 0) a = 0;
-    int slash = 0;
     Py_ssize_t i = a;
     while (1) {
         FIND_FIRST(st, i, b, (c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF));
         if (i >= b) break;
         Py_UCS4 c = AT(i);
         if (c == '/') {
-            slash = 1;
+            if (slash_glues(st, i, b)) return PyLong_FromLong(1);
         } else if (c == '|') {
             if (i + 1 < b && AT(i + 1) == '|') return PyLong_FromLong(1);
         } else if (c == 'm') {
@@ -572,7 +589,7 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
         }
         i++;
     }
-    return PyLong_FromLong(slash ? 2 : 0);
+    return PyLong_FromLong(0);
 }
 
 /* The line scans of structure.find_sections and find_atoms: a test of the line after each
@@ -744,7 +761,7 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
-    {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 0, 1 or 2 (see the source)"},
+    {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
     {"line_starts", line_starts, METH_VARARGS,
      "line_starts(nl_text, chars, table) -> positions of the newline before each line that starts with one of chars"},
     {"heading_lines", heading_lines, METH_VARARGS,

@@ -85,9 +85,8 @@ _GLUED_UNIT = regex.compile(r"(?:/[dmμu]?[Ll]|mmHg|/分)(?=[A-Z][A-Za-z0-9-]{1,
 
 def _maybe_glued(text: str, a: int, b: int) -> bool:
     """``text[a:b]`` holds something every glued pattern needs; most windows have none."""
-    if compiled.active():
-        hint = compiled.native.glued_hint(text, a, b)  # 1: ||, mmHg or 【■◆●; 2: only a slash
-        return hint == 1 or (hint == 2 and _GLUED_SLASH.search(text, a, b) is not None)
+    if compiled.active():  # the same tests, _GLUED_SLASH's included
+        return compiled.native.glued_hint(text, a, b) == 1
     seg = text[a:b]
     if "||" in seg or "mmHg" in seg or _GLUED_SLASH.search(seg):
         return True
