@@ -269,7 +269,10 @@ class Boundaries:
         each tested only when reached: a packer takes the first usable one, so most newlines
         need no soft-wrap test and most sentence ends no line-start test. (For windows that
         end before the text does, as the packer's do.)"""
-        raw = self._regex_cuts(self._line_re, lo, hi)  # newline runs, soft ones included
+        if self._line_re is _LINE_LF and _no_newline(self.text, lo, hi):
+            raw = []
+        else:
+            raw = self._regex_cuts(self._line_re, lo, hi)  # newline runs, soft ones included
         soft = self.is_soft
         k = len(raw) - 1
         while k >= 0 and soft(raw[k]):
@@ -286,6 +289,14 @@ class Boundaries:
         newlines = raw[k : k + 1] if lf_tail else raw[: k + 1]
         sentences, glued = self._sentence_window(a, hi), sorted(glued_line_cuts(self.text, a, hi))
         text, starts = self.text, self._line_starts
+        if not newlines and not glued:  # text that lost its lines: sentence ends only
+            for x in reversed(sentences):
+                got = starts.get(x)
+                if got is None:
+                    got = starts[x] = _line_start_at(text, x)
+                if got:
+                    yield x
+            return
         i, j, m = len(newlines) - 1, len(sentences) - 1, len(glued) - 1
         while i >= 0 or j >= 0 or m >= 0:
             x = max(newlines[i] if i >= 0 else -1, sentences[j] if j >= 0 else -1, glued[m] if m >= 0 else -1)
