@@ -861,3 +861,25 @@ def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
         or sentences._GLUED_SLASH.search(text, a, b) is not None
     )
     assert (compiled.native.glued_hint(text, a, b) == 1) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["\n", "\n\n", " \n", "\t\n", "\u3000\n", "a", "あ", "\u0301", "\u200d", " "]), max_size=40
+    )
+)
+def test_compiled_paragraph_cuts_are_the_patterns(pieces):
+    """The blank-line runs found in C, snapped past combining marks where one may follow,
+    are the paragraph pattern's cuts."""
+    from unittest import mock
+
+    from norishiro.core import compiled
+    from norishiro.core.boundaries import Boundaries, Level
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    text = "".join(pieces)
+    fast = Boundaries(text).cuts(Level.PARAGRAPH)
+    with mock.patch.object(compiled, "PURE", True):
+        assert Boundaries(text).cuts(Level.PARAGRAPH) == fast

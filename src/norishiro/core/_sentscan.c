@@ -592,6 +592,47 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     return PyLong_FromLong(0);
 }
 
+/* paragraph_ends(text) -> (ends, suspects): where every match of boundaries._PARAGRAPH_LF
+   ("\n" and one or more lines of white space, for a text whose only line break is "\n")
+   ends, found as its search finds them, and the ends before a character that may extend a
+   grapheme (Python snaps those forward). */
+static PyObject *paragraph_ends(PyObject *self, PyObject *args) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *ends = PyList_New(0), *suspects = PyList_New(0);
+    if (!ends || !suspects) goto fail;
+    Py_ssize_t i = 0;
+    while ((i = PyUnicode_FindChar(text, '\n', i, n, 1)) >= 0) {
+        Py_ssize_t j = i + 1, last = -1;
+        while (1) { /* (?:[white space but "\n"]*\n)+, as far as it goes */
+            Py_ssize_t k = j;
+            while (k < n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+            if (k >= n || AT(k) != '\n') break;
+            last = j = k + 1;
+        }
+        if (last < 0) {
+            i++;
+            continue;
+        }
+        if (append_cut(ends, last) < 0) goto fail;
+        if (last < n && !surely_no_extend(AT(last)) && append_cut(suspects, last) < 0) goto fail;
+        i = last;
+    }
+    if (i == -2) goto fail;
+    PyObject *out = PyTuple_Pack(2, ends, suspects);
+    Py_DECREF(ends);
+    Py_DECREF(suspects);
+    return out;
+fail:
+    Py_XDECREF(ends);
+    Py_XDECREF(suspects);
+    return NULL;
+}
+
 /* The line scans of structure.find_sections and find_atoms: a test of the line after each
    "\n" (its first position), which returns the positions of the newlines whose line passes. */
 typedef struct {
@@ -762,6 +803,8 @@ static PyMethodDef methods[] = {
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
+    {"paragraph_ends", paragraph_ends, METH_VARARGS,
+     "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"line_starts", line_starts, METH_VARARGS,
      "line_starts(nl_text, chars, table) -> positions of the newline before each line that starts with one of chars"},
     {"heading_lines", heading_lines, METH_VARARGS,

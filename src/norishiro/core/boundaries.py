@@ -23,6 +23,7 @@ from enum import IntEnum
 
 import regex
 
+from . import compiled
 from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
@@ -142,9 +143,26 @@ class Boundaries:
         level = parse_level(level)
         if level is Level.PARAGRAPH:
             if self._paragraphs is None:
-                self._paragraphs = self._regex_cuts(self._para_re, 0, len(self.text))
+                self._paragraphs = self._paragraph_cuts()
             return self._paragraphs
         return self.window_cuts(level, 0, len(self.text))
+
+    def _paragraph_cuts(self) -> list[int]:
+        """Every paragraph cut: ``_regex_cuts`` of the paragraph pattern over the whole text,
+        or, compiled, the same matches found in C and only the cuts before a possible
+        combining mark snapped here."""
+        text, n = self.text, len(self.text)
+        if self._para_re is not _PARAGRAPH_LF or not compiled.active():
+            return self._regex_cuts(self._para_re, 0, n)
+        ends, suspects = compiled.native.paragraph_ends(text)
+        moved = {p: q for p in suspects if (q := _snap(text, p)) != p}
+        if moved:
+            ends = [moved.get(p, p) for p in ends]
+        out: list[int] = []
+        for p in ends:  # as _regex_cuts keeps them: inside the text, once each
+            if 0 < p < n and (not out or out[-1] != p):
+                out.append(p)
+        return out
 
     def _regex_cuts(self, pattern: regex.Pattern, lo: int, hi: int) -> list[int]:
         """Match ends of ``pattern`` in ``(lo, hi]``, snapped onto grapheme boundaries."""
