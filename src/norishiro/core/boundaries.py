@@ -19,7 +19,6 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from enum import IntEnum
 
 import regex
 
@@ -28,34 +27,11 @@ from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
 from .chars import snap as _snap
+from .levels import LEVEL_NAMES, Level, parse_level
 from .sentences import glued_line_cuts, lower_case_text, sentence_and_lower_cuts
 from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
-
-
-class Level(IntEnum):
-    """Boundary levels, coarsest first. A cut at a coarser level is also a cut at finer ones."""
-
-    PARAGRAPH = 0
-    LINE = 1
-    SENTENCE = 2
-    LOWER_SENTENCE = 3
-    CLAUSE = 4
-    WORD = 5
-    GRAPHEME = 6
-
-
-LEVEL_NAMES = [lv.name.lower() for lv in Level]
-
-
-def parse_level(name: str | Level) -> Level:
-    if isinstance(name, Level):
-        return name
-    try:
-        return Level[name.upper()]
-    except KeyError:
-        raise ValueError(f"unknown level {name!r}; choose one of {', '.join(LEVEL_NAMES)}") from None
 
 
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)

@@ -1,0 +1,31 @@
+"""The boundary levels a text can be cut at, coarsest first, and their names."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+__all__ = ["Level", "LEVEL_NAMES", "parse_level"]
+
+
+class Level(IntEnum):
+    """Boundary levels, coarsest first. A cut at a coarser level is also a cut at finer ones."""
+
+    PARAGRAPH = 0
+    LINE = 1
+    SENTENCE = 2
+    LOWER_SENTENCE = 3
+    CLAUSE = 4
+    WORD = 5
+    GRAPHEME = 6
+
+
+LEVEL_NAMES = [lv.name.lower() for lv in Level]
+
+
+def parse_level(name: str | Level) -> Level:
+    if isinstance(name, Level):
+        return name
+    try:
+        return Level[name.upper()]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r}; choose one of {', '.join(LEVEL_NAMES)}") from None
