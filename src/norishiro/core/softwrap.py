@@ -82,16 +82,17 @@ class _Paragraph:
         while self.texts and not self.texts[-1].strip():  # the blank lines that close it
             self.texts.pop()
             self.ends.pop()
-        self.fences = [i for i, t in enumerate(self.texts) if _FENCE.match(t)] if "``" in body or "~~" in body else []
+        # one character looked for first: a search for two is many times slower
+        fenced = ("`" in body and "``" in body) or ("~" in body and "~~" in body)
+        self.fences = [i for i, t in enumerate(self.texts) if _FENCE.match(t)] if fenced else []
         body_lines = [t.rstrip() for t in self.texts[:-1]]
-        shares = [_share(t) for t in body_lines]
         chars = [len(t) for t in body_lines]
-        self.top_c, self.by_chars = _width(chars, shares)
+        self.top_c, self.by_chars = _width(chars, body_lines)
         self.top_w, self.by_cols = 0, False
         if not self.by_chars and not body.isascii():
             # wrapped by display columns (CJK counts two)? widen wide characters once
             cols = [len(t.rstrip()) for t in WIDE.sub("ww", body).split("\n")[: len(chars)]]
-            self.top_w, self.by_cols = _width(cols, shares)
+            self.top_w, self.by_cols = _width(cols, body_lines)
 
     def full(self, i: int) -> bool:
         t = self.texts[i].rstrip()
@@ -121,12 +122,15 @@ def _share(line: str) -> float:
     return 0.8 if line.count(" ") * 12 >= len(line) else 0.95
 
 
-def _width(widths: list[int], shares: list[float]) -> tuple[int, bool]:
-    """The widest line, and whether the lines (all but the last) mostly end near it."""
+def _width(widths: list[int], lines: list[str]) -> tuple[int, bool]:
+    """The widest line, and whether the lines (all but the last) mostly end near it: within
+    ``_share`` of it, which needs a line's spaces counted only between the two shares."""
     top = max(widths) if widths else 0
     if len(widths) < 2 or top < 16:
         return top, False
-    return top, sum(w >= share * top for w, share in zip(widths, shares)) >= 0.6 * len(widths)
+    low, high = 0.8 * top, 0.95 * top
+    near = sum(w >= high or (w >= low and w >= _share(t) * top) for w, t in zip(widths, lines))
+    return top, near >= 0.6 * len(widths)
 
 
 def _hard(cur: str, nxt: str) -> bool:
