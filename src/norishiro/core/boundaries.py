@@ -263,15 +263,22 @@ class Boundaries:
         each tested only when reached: a packer takes the first usable one, so most newlines
         need no soft-wrap test and most sentence ends no line-start test. (For windows that
         end before the text does, as the packer's do.)"""
+        soft = self.is_soft
+        lf_tail = tail_only and self._line_re is _LINE_LF  # only the last newline is read
+        if lf_tail:  # found backwards, as the line window finds it: no search of the window
+            nl = self._last_lf_cut(lo, hi)
+            while nl and soft(nl[0]):
+                nl = self._last_lf_cut(lo, nl[0] - 1)
+            if nl and nl[0] >= lo + (hi - lo) // 2:
+                yield nl[0]
+                return
         if self._line_re is _LINE_LF and _no_newline(self.text, lo, hi):
             raw = []
         else:
             raw = self._regex_cuts(self._line_re, lo, hi)  # newline runs, soft ones included
-        soft = self.is_soft
         k = len(raw) - 1
         while k >= 0 and soft(raw[k]):
             k -= 1
-        lf_tail = tail_only and self._line_re is _LINE_LF  # only the last newline is read
         if k >= 0 and raw[k] >= lo + (hi - lo) // 2:  # the text kept its lines: newlines only
             yield raw[k]
             if not lf_tail:
