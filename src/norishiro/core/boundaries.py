@@ -265,12 +265,17 @@ class Boundaries:
         end before the text does, as the packer's do.)"""
         soft = self.is_soft
         lf_tail = tail_only and self._line_re is _LINE_LF  # only the last newline is read
-        if lf_tail:  # found backwards, as the line window finds it: no search of the window
+        if self._line_re is _LINE_LF:  # found backwards, one at a time: no search of the window
             nl = self._last_lf_cut(lo, hi)
             while nl and soft(nl[0]):
                 nl = self._last_lf_cut(lo, nl[0] - 1)
             if nl and nl[0] >= lo + (hi - lo) // 2:
-                yield nl[0]
+                p = nl[0]
+                yield p
+                while not tail_only and (nl := self._last_lf_cut(lo, p - 1)):
+                    p = nl[0]
+                    if not soft(p):
+                        yield p
                 return
         if self._line_re is _LINE_LF and _no_newline(self.text, lo, hi):
             raw = []
