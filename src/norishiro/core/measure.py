@@ -200,7 +200,7 @@ class TiktokenMeasure(TokenIndexMeasure):
         if first is None:
             return count(head + text[start:end])
         p1 = p2 = first.start()
-        window = max(_SHORT, 8)
+        window = 16  # the last cut-safe position is usually a word or two from the end
         while p2 == p1 and end - window > p1:
             for m in _CUT_SAFE.finditer(text, end - window, end):
                 p2 = m.start()
