@@ -592,6 +592,12 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     return PyLong_FromLong(0);
 }
 
+/* The first position from k on that is not white space other than "\n". */
+static Py_ssize_t skip_space_in_line(State *st, Py_ssize_t k) {
+    while (k < st->n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+    return k;
+}
+
 /* paragraph_ends(text) -> (ends, suspects): where every match of boundaries._PARAGRAPH_LF
    ("\n" and one or more lines of white space, for a text whose only line break is "\n")
    ends, found as its search finds them, and the ends before a character that may extend a
@@ -602,15 +608,14 @@ static PyObject *paragraph_ends(PyObject *self, PyObject *args) {
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t n = st->n = PyUnicode_GET_LENGTH(text);
     PyObject *ends = PyList_New(0), *suspects = PyList_New(0);
     if (!ends || !suspects) goto fail;
     Py_ssize_t i = 0;
     while ((i = PyUnicode_FindChar(text, '\n', i, n, 1)) >= 0) {
         Py_ssize_t j = i + 1, last = -1;
         while (1) { /* (?:[white space but "\n"]*\n)+, as far as it goes */
-            Py_ssize_t k = j;
-            while (k < n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+            Py_ssize_t k = skip_space_in_line(st, j);
             if (k >= n || AT(k) != '\n') break;
             last = j = k + 1;
         }
@@ -650,14 +655,9 @@ static PyObject *scan_lines(PyObject *text, int (*passes)(State *, Py_ssize_t, c
     if (!out) return NULL;
     Py_ssize_t i = 0;
     while ((i = PyUnicode_FindChar(text, '\n', i, st->n, 1)) >= 0) { /* the string library's fast search */
-        if (passes(st, i + 1, t)) {
-            PyObject *v = PyLong_FromSsize_t(i);
-            if (!v || PyList_Append(out, v) < 0) {
-                Py_XDECREF(v);
-                Py_DECREF(out);
-                return NULL;
-            }
-            Py_DECREF(v);
+        if (passes(st, i + 1, t) && append_cut(out, i) < 0) {
+            Py_DECREF(out);
+            return NULL;
         }
         i++;
     }
@@ -668,23 +668,23 @@ static PyObject *scan_lines(PyObject *text, int (*passes)(State *, Py_ssize_t, c
     return out;
 }
 
+static int is_cased_beyond_ascii(Py_UCS4 c) {
+    return c > 127 && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
+}
+
 /* A label's word may start at j: its initial, and with longest > 0 a word of at most that
    many characters followed by white space up to a colon or the line's end. */
-static int label_word_at(State *st, Py_ssize_t j, const LineTest *t, int cased_beyond_ascii) {
+static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
     Py_ssize_t n = st->n;
     if (j >= n) return 0;
     Py_UCS4 c = AT(j);
-    if (!(in_set(t->set, Py_UNICODE_TOLOWER(c)) || in_set(t->set, c) || cased_beyond_ascii)) return 0;
+    if (!(in_set(t->set, Py_UNICODE_TOLOWER(c)) || in_set(t->set, c) || is_cased_beyond_ascii(c))) return 0;
     if (t->longest <= 0) return 1;
     Py_ssize_t k = j;
     while (k < n && (Py_UNICODE_ISALNUM(AT(k)) || AT(k) == '_')) k++;
     if (k - j > t->longest) return 0;
-    while (k < n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+    k = skip_space_in_line(st, k);
     return k >= n || AT(k) == '\n' || AT(k) == ':' || AT(k) == 0xFF1A;
-}
-
-static int is_cased_beyond_ascii(Py_UCS4 c) {
-    return c > 127 && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
 }
 
 static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
@@ -716,16 +716,13 @@ static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
         if (k < n) {
             Py_UCS4 d = AT(k);
             if (d == '.' || d == 0xFF0E || d == ')' || d == 0xFF09) {
-                k++;
-                while (k < n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
-                if (k < n && label_word_at(st, k, t, is_cased_beyond_ascii(AT(k)))) return 1;
+                if (label_word_at(st, skip_space_in_line(st, k + 1), t)) return 1;
             }
         }
         /* a label may start with a digit too: go on */
     }
-    int cased = is_cased_beyond_ascii(c);
     Py_UCS4 low = Py_UNICODE_TOLOWER(c);
-    if (low == 's' || low == 'o' || low == 'a' || low == 'p' || cased) { /* S： O） */
+    if (low == 's' || low == 'o' || low == 'a' || low == 'p' || is_cased_beyond_ascii(c)) { /* S： O） */
         Py_ssize_t k = j + 1;
         while (k < n && Py_UNICODE_ISSPACE(AT(k))) k++;
         if (k < n) {
@@ -733,7 +730,7 @@ static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
             if (d == ':' || d == 0xFF1A || d == ')' || d == 0xFF09) return 1;
         }
     }
-    return label_word_at(st, j, t, cased);
+    return label_word_at(st, j, t);
 }
 
 /* heading_lines(nl_text, initials, longest) -> positions of the "\n" before every line that

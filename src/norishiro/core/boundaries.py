@@ -222,23 +222,14 @@ class Boundaries:
         if self._line_re is _LINE_LF and _no_newline(text, lo, hi):
             nl = []  # text that lost its lines
         elif tail_only and self._line_re is _LINE_LF:
-            nl = self._last_lf_cut(lo, hi)
-            while nl and self.is_soft(nl[0]):
-                nl = self._last_lf_cut(lo, nl[0] - 1)
+            nl = self._last_hard_lf_cut(lo, hi)
         else:
             nl = [p for p in self._regex_cuts(self._line_re, lo, hi) if not self.is_soft(p)]
         if (packing or tail_only) and nl and nl[-1] >= lo + (hi - lo) // 2:
             return nl
         if tail_only and nl:
             lo = nl[-1]
-        starts = self._line_starts
-        inferred = []
-        for p in self._sentence_window(lo, hi):
-            got = starts.get(p)
-            if got is None:
-                got = starts[p] = _line_start_at(text, p)
-            if got:
-                inferred.append(p)
+        inferred = [p for p in self._sentence_window(lo, hi) if self._line_start(p)]
         glued = glued_line_cuts(text, lo, hi)
         if not nl and not glued:
             return inferred  # sentence cuts come sorted and once each
@@ -266,9 +257,7 @@ class Boundaries:
         soft = self.is_soft
         lf_tail = tail_only and self._line_re is _LINE_LF  # only the last newline is read
         if self._line_re is _LINE_LF:  # found backwards, one at a time: no search of the window
-            nl = self._last_lf_cut(lo, hi)
-            while nl and soft(nl[0]):
-                nl = self._last_lf_cut(lo, nl[0] - 1)
+            nl = self._last_hard_lf_cut(lo, hi)
             if nl and nl[0] >= lo + (hi - lo) // 2:
                 p = nl[0]
                 yield p
@@ -294,14 +283,8 @@ class Boundaries:
         a = raw[k] if tail_only and k >= 0 else lo
         newlines = raw[k : k + 1] if lf_tail else raw[: k + 1]
         sentences, glued = self._sentence_window(a, hi), sorted(glued_line_cuts(self.text, a, hi))
-        text, starts = self.text, self._line_starts
         if not newlines and not glued:  # text that lost its lines: sentence ends only
-            for x in reversed(sentences):
-                got = starts.get(x)
-                if got is None:
-                    got = starts[x] = _line_start_at(text, x)
-                if got:
-                    yield x
+            yield from (x for x in reversed(sentences) if self._line_start(x))
             return
         i, j, m = len(newlines) - 1, len(sentences) - 1, len(glued) - 1
         while i >= 0 or j >= 0 or m >= 0:
@@ -315,14 +298,25 @@ class Boundaries:
                 cut = cut or i == len(newlines) - 1 or not soft(x)  # the last one is hard
                 i -= 1
             if j >= 0 and sentences[j] == x:
-                if not cut:
-                    got = starts.get(x)
-                    if got is None:
-                        got = starts[x] = _line_start_at(text, x)
-                    cut = got
+                cut = cut or self._line_start(x)
                 j -= 1
             if cut:
                 yield x
+
+    def _line_start(self, p: int) -> bool:
+        """A new line evidently begins at the sentence cut ``p`` (remembered per position:
+        a chunker asks about the same cut in several windows)."""
+        got = self._line_starts.get(p)
+        if got is None:
+            got = self._line_starts[p] = _line_start_at(self.text, p)
+        return got
+
+    def _last_hard_lf_cut(self, lo: int, hi: int) -> list[int]:
+        """The farthest newline cut in ``(lo, hi]`` that is no soft wrap ("\n"-only texts)."""
+        nl = self._last_lf_cut(lo, hi)
+        while nl and self.is_soft(nl[0]):
+            nl = self._last_lf_cut(lo, nl[0] - 1)
+        return nl
 
     def _last_lf_cut(self, lo: int, hi: int) -> list[int]:
         """The farthest newline cut in ``(lo, hi]`` for "\\n"-only texts, found backwards."""

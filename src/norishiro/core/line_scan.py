@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from . import compiled
 
-__all__ = ["heading_lines", "line_matches"]
+__all__ = ["heading_lines", "starting_lines", "line_matches"]
 
 
 @lru_cache(maxsize=8)
@@ -33,6 +33,13 @@ def heading_lines(nl_text: str, labels: tuple[str, ...], quick: re.Pattern) -> I
         except ValueError:  # more than 16 initials beyond U+FFFF: the pattern handles any
             pass
     return (q.start() for q in quick.finditer(nl_text))
+
+
+def starting_lines(t: str, chars: str, table: bool = False) -> list[int] | None:
+    """Compiled: where (the newline before) every line of ``t`` starts with one of
+    ``chars`` after spaces and tabs, with ``table`` only those whose next line starts like a
+    table's delimiter row; None without the compiled module (search the whole text)."""
+    return compiled.native.line_starts(t, chars, table) if compiled.active() else None
 
 
 def line_matches(pattern: re.Pattern, t: str, lines: list[int] | None) -> Iterable[re.Match]:

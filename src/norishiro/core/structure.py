@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
-from . import compiled
 from .chars import columns
 from .labels import DEFAULT_LABELS, SOAP_NAMES
-from .line_scan import heading_lines, line_matches
+from .line_scan import heading_lines, line_matches, starting_lines
 
 __all__ = [
     "Section",
@@ -266,12 +265,7 @@ def _is_rest(text: str, nl_text: str, lines: Sequence[int]) -> bool:
     """Some title is underlined with a character only reStructuredText uses for that
     (``nl_text`` is ``"\n" + text``: positions in it are line starts in ``text``; ``lines``
     the starts of the lines that may be headings, which hold every adornment line)."""
-    end = 0
-    for p in lines:
-        m = _REST_ONLY.match(nl_text, p) if p >= end else None  # not overlapping, as a search
-        if m is None:
-            continue
-        end = m.end()
+    for m in line_matches(_REST_ONLY, nl_text, lines):
         line = text[m.start() : m.end() - 1].rstrip("\r\n")
         if m.start() > 0 and _rest_title(text, m.start(), line, -1) is not None:
             return True
@@ -325,12 +319,11 @@ def find_atoms(text: str) -> list[Atom]:
     found: list[Atom] = []
     # compiled: a pass finds the lines where a fence or a table may start; else a search
     # for each pattern over a text that holds what it needs
-    native = compiled.native if compiled.active() else None
-    if native or "```" in text or "~~~" in text:
-        fences = native.line_starts(t, "`~", False) if native else None
+    fences = starting_lines(t, "`~")
+    if fences is not None or "```" in text or "~~~" in text:
         found += [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in line_matches(_FENCED, t, fences)]
-    if native or "|" in text:
-        tables = native.line_starts(t, "|", True) if native else None
+    tables = starting_lines(t, "|", table=True)
+    if tables is not None or "|" in text:
         found += [
             Atom(m.start(1) - 1, m.end(1) - 1, "table", body_start=m.end(2) - 1, header=m.group(2))
             for m in line_matches(_MD_TABLE, t, tables)
