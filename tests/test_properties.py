@@ -834,7 +834,7 @@ def test_line_cuts_are_the_same_when_a_window_holds_no_newline(pieces, packing):
     n = len(text)
     windows = [(lo, hi) for lo in range(0, n + 1, 2) for hi in range(lo + 1, n + 1, 3)]
     fast = [Boundaries(text).window_cuts(Level.LINE, lo, hi, packing=packing) for lo, hi in windows]
-    with mock.patch.object(boundaries, "_no_newline", lambda text, lo, hi: False):
+    with mock.patch.object(boundaries, "no_newline", lambda text, lo, hi: False):
         slow = [Boundaries(text).window_cuts(Level.LINE, lo, hi, packing=packing) for lo, hi in windows]
     assert fast == slow
 

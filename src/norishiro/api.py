@@ -34,7 +34,7 @@ def _as_document(text_or_document: str | Document) -> Document:
     if isinstance(text_or_document, Document):
         return text_or_document
     if isinstance(text_or_document, str):
-        return Document.from_text(text_or_document)
+        return Document(text_or_document)
     raise TypeError(f"expected str or Document, got {type(text_or_document).__name__}")
 
 
@@ -136,18 +136,22 @@ def iter_chunks(
     text, meta = doc.text, doc.metadata
     if not text or text.isspace():  # nothing to embed: no chunk (a blank chunk would only add noise)
         return
-    for key, value in (("embedder", embedder), ("cache", cache), ("trace", trace)):
-        if value is not None:
-            runtime[key] = value
+    if embedder is not None:
+        runtime["embedder"] = embedder
+    if cache is not None:
+        runtime["cache"] = cache
+    if trace is not None:
+        runtime["trace"] = trace
     cls = chunker_class(config.strategy)
     if cls.needs_embedder and runtime.get("embedder") is None:
         runtime["embedder"] = embedder_for(config.semantic)
     chunker = cls(config, **runtime)
-    renderer = HeaderRenderer(config.header_keys, config.header_template)
+    renderer = _renderer(config.header_keys, config.header_template)
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         for i, (s, e, n) in enumerate(chunker.spans(region)):
-            yield _paged(Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {}), doc)
+            c = Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
+            yield _paged(c, doc) if doc.pages else c
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     regions = _Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
@@ -227,6 +231,12 @@ def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, tr
     if excluded is not None:  # sections left out, with their offsets in the original text
         for s in left:
             excluded.append(Section(d.original(s.start), d.original(s.end, end=True), s.headings))
+
+
+@lru_cache(maxsize=16)
+def _renderer(keys: tuple[str, ...], template: str | None) -> HeaderRenderer:
+    """The header renderer of a configuration (made once: most calls chunk one short text)."""
+    return HeaderRenderer(keys, template)
 
 
 def _paged(chunk: Chunk, doc: Document) -> Chunk:

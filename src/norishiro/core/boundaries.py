@@ -28,6 +28,7 @@ from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
 from .chars import snap as _snap
 from .levels import LEVEL_NAMES, Level, parse_level
+from .newlines import last_lf_cut, lf_only, no_newline
 from .sentences import glued_line_cuts, lower_case_text, sentence_and_lower_cuts
 from .softwrap import SoftWraps
 
@@ -40,7 +41,6 @@ _PARAGRAPH = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})+")
 # The same for texts whose only line break is "\n" (nearly all): a literal first character
 # lets the engine skip ahead, about eight times faster.
 _PARAGRAPH_LF = re.compile(r"\n(?:[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\n)+")
-_RARE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 # A line ends after its newline; a run of blank lines is one separator (no cut inside it).
 _LINE = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})*")
 _NEWLINE = re.compile(r"\n")
@@ -86,12 +86,6 @@ _CLAUSE_ASCII = re.compile(r"[,;][\t ]+")
 _WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ]+(?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
 
 
-def _no_newline(text: str, lo: int, hi: int) -> bool:
-    """No newline where a line cut in ``(lo, hi]`` could follow one (the newline search
-    starts at ``lo - 1`` too): the window needs no search."""
-    return text.find("\n", max(0, lo - 1), hi) < 0
-
-
 class Boundaries:
     """Cut positions of one text, per level, computed lazily inside the windows asked for.
 
@@ -108,20 +102,26 @@ class Boundaries:
         self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
-        self._soft = SoftWraps(text) if soft_wraps else None
-        lf_only = not any(c in text for c in _RARE_BREAKS)
-        self._para_re = _PARAGRAPH_LF if lf_only else _PARAGRAPH
-        self._line_re = _LINE_LF if lf_only else _LINE
+        self._soft: SoftWraps | None = None
+        self._soft_wraps = soft_wraps  # the decisions are made when first asked for
+        lf = lf_only(text)
+        self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
+        self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme
 
     def cuts(self, level: Level) -> list[int]:
         """Sorted cuts of exactly this level over the whole text (end of text excluded)."""
         level = parse_level(level)
         if level is Level.PARAGRAPH:
-            if self._paragraphs is None:
-                self._paragraphs = self._paragraph_cuts()
-            return self._paragraphs
+            return self.paragraph_cuts()
         return self.window_cuts(level, 0, len(self.text))
+
+    def paragraph_cuts(self) -> list[int]:
+        """``cuts(Level.PARAGRAPH)``, found once (the packer asks for them at every chunk)."""
+        got = self._paragraphs
+        if got is None:
+            got = self._paragraphs = self._paragraph_cuts()
+        return got
 
     def _paragraph_cuts(self) -> list[int]:
         """Every paragraph cut: ``_regex_cuts`` of the paragraph pattern over the whole text,
@@ -131,9 +131,12 @@ class Boundaries:
         if self._para_re is not _PARAGRAPH_LF or not compiled.active():
             return self._regex_cuts(self._para_re, 0, n)
         ends, suspects = compiled.native.paragraph_ends(text)
-        moved = {p: q for p in suspects if (q := _snap(text, p)) != p}
-        if moved:
-            ends = [moved.get(p, p) for p in ends]
+        moved = {p: q for p in suspects if (q := _snap(text, p)) != p} if suspects else None
+        if not moved:  # the ends come in order and once each: only the text's end can be one
+            if ends and ends[-1] >= n:
+                ends.pop()
+            return ends
+        ends = [moved.get(p, p) for p in ends]
         out: list[int] = []
         for p in ends:  # as _regex_cuts keeps them: inside the text, once each
             if 0 < p < n and (not out or out[-1] != p):
@@ -164,9 +167,11 @@ class Boundaries:
 
     def is_soft(self, p: int) -> bool:
         """``p`` is the cut after a soft-wrap newline (see ``softwrap``)."""
-        if self._soft is None or p <= 0 or self.text[p - 1] != "\n":
+        if not self._soft_wraps or p <= 0 or self.text[p - 1] != "\n":
             return False
-        paras = self.cuts(Level.PARAGRAPH)
+        if self._soft is None:
+            self._soft = SoftWraps(self.text)
+        paras = self.paragraph_cuts()
         i = bisect.bisect_right(paras, p - 1)
         return self._soft.is_soft(p, paras[i - 1] if i else 0, paras[i] if i < len(paras) else len(self.text))
 
@@ -192,7 +197,7 @@ class Boundaries:
         a time, once: a paragraph's rules need no context from before it (brackets never
         span lines), and a chunker asks for many windows of the same paragraph."""
         text = self.text
-        paras = self.cuts(Level.PARAGRAPH)
+        paras = self.paragraph_cuts()
         k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
         sentence: list[int] = []
         before_lower: list[int] = []
@@ -219,7 +224,7 @@ class Boundaries:
         looked for only after the last real newline.
         """
         text = self.text
-        if self._line_re is _LINE_LF and _no_newline(text, lo, hi):
+        if self._line_re is _LINE_LF and no_newline(text, lo, hi):
             nl = []  # text that lost its lines
         elif tail_only and self._line_re is _LINE_LF:
             nl = self._last_hard_lf_cut(lo, hi)
@@ -261,12 +266,12 @@ class Boundaries:
             if nl and nl[0] >= lo + (hi - lo) // 2:
                 p = nl[0]
                 yield p
-                while not tail_only and (nl := self._last_lf_cut(lo, p - 1)):
+                while not tail_only and (nl := last_lf_cut(self.text, lo, p - 1)):
                     p = nl[0]
                     if not soft(p):
                         yield p
                 return
-        if self._line_re is _LINE_LF and _no_newline(self.text, lo, hi):
+        if self._line_re is _LINE_LF and no_newline(self.text, lo, hi):
             raw = []
         else:
             raw = self._regex_cuts(self._line_re, lo, hi)  # newline runs, soft ones included
@@ -313,37 +318,10 @@ class Boundaries:
 
     def _last_hard_lf_cut(self, lo: int, hi: int) -> list[int]:
         """The farthest newline cut in ``(lo, hi]`` that is no soft wrap ("\n"-only texts)."""
-        nl = self._last_lf_cut(lo, hi)
+        nl = last_lf_cut(self.text, lo, hi)
         while nl and self.is_soft(nl[0]):
-            nl = self._last_lf_cut(lo, nl[0] - 1)
+            nl = last_lf_cut(self.text, lo, nl[0] - 1)
         return nl
-
-    def _last_lf_cut(self, lo: int, hi: int) -> list[int]:
-        """The farthest newline cut in ``(lo, hi]`` for "\\n"-only texts, found backwards."""
-        text, n = self.text, len(self.text)
-        end = hi
-        while True:
-            j = text.rfind("\n", lo, end)
-            if j < 0 or j + 1 <= lo:
-                return []
-            p = j + 1
-            k = p
-            while k < n and text[k] in " \t\u3000":
-                k += 1
-            if k < n and text[k] == "\n":
-                # the blank-line run goes on past hi: its cut is beyond the window
-                end = j
-                while end > lo and text[end - 1] in "\n \t\u3000":
-                    end -= 1
-                continue
-            if p >= n:
-                return []
-            if text[p] >= "\u0300" and _EXTEND.match(text, p):
-                p = _snap(text, p)
-                if p > hi:
-                    end = j
-                    continue
-            return [p]
 
     def window_cuts(self, level: Level, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Cuts of exactly ``level`` in the open-closed window ``(lo, hi]`` (text end excluded).
@@ -357,7 +335,7 @@ class Boundaries:
         if hi <= lo:
             return []
         if level is Level.PARAGRAPH:
-            arr = self.cuts(Level.PARAGRAPH)
+            arr = self.paragraph_cuts()
             return arr[bisect.bisect_right(arr, lo) : bisect.bisect_right(arr, hi)]
         if level is Level.LINE:
             return self._line_window(lo, hi, tail_only, packing)

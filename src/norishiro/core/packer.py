@@ -19,17 +19,19 @@ otherwise the index's estimate says where to look first and one exact count veri
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 
 from .boundaries import Boundaries, Level
 from .measure import Measure
+from .overlap import OverlapSearch
 
 Span = tuple[int, int, int]  # start, end, size
 _BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
 
 
-class Packer:
+class Packer(OverlapSearch):
     def __init__(
         self,
         text: str,
@@ -70,14 +72,14 @@ class Packer:
         self._prefix = prefix
         self._plens: dict[int, int] = {}
         # spans kept whole (code, tables, lists with their lead-in) when they fit
-        fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
-        self._atom_starts = [a for a, _ in fitting]
-        self._atom_ends = [b for _, b in fitting]
+        fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size)) if atoms else ()
+        self._atom_starts: list[int] = [a for a, _ in fitting] if fitting else []
+        self._atom_ends: list[int] = [b for _, b in fitting] if fitting else []
         # headings on their own lines, (start, where their text begins): a chunk should not
         # end on a heading, which belongs to the text after it
-        heads = sorted((a, b) for a, b in heads if b > a)
-        self._head_starts = [a for a, _ in heads]
-        self._head_bodies = [b for _, b in heads]
+        heads = sorted((a, b) for a, b in heads if b > a) if heads else ()
+        self._head_starts: list[int] = [a for a, _ in heads] if heads else []
+        self._head_bodies: list[int] = [b for _, b in heads] if heads else []
 
     def prefix(self, s: int) -> str:
         return self._prefix(s) if self._prefix else ""
@@ -225,7 +227,7 @@ class Packer:
             # (every cut up to hi fits: the farthest one that is usable is the answer)
             if hi >= self.n:
                 return self.n
-            para = self.bnd.cuts(Level.PARAGRAPH)
+            para = self.bnd.paragraph_cuts()
             j = bisect_right(para, hi) - 1
             while j >= 0 and para[j] > lo:
                 if self._usable(para[j], avoid_heads):
@@ -271,7 +273,12 @@ class Packer:
         t = self._reach(s, -(-rest // k) + self.plen(s))
         if t >= e:
             return e
-        for c in self.bnd.window_cuts(lv, t - 1, e, packing=True):
+        if lv is Level.PARAGRAPH:  # window_cuts(PARAGRAPH, t - 1, e), read in place
+            para = self.bnd.paragraph_cuts()
+            cands = islice(para, bisect_left(para, t), bisect_right(para, e))
+        else:
+            cands = self.bnd.window_cuts(lv, t - 1, e, packing=True)
+        for c in cands:
             if c >= t and self._usable(c, avoid_heads):
                 # a shorter span fits where a longer one does; BPE counts are checked anyway
                 return c if self.exact or self.fits(s, c, self.size) else e
@@ -289,73 +296,6 @@ class Packer:
         """``c`` may end a chunk: not inside an atom, and not on a heading when avoided."""
         return not (self._atom_starts and self._blocked(c)) and not (avoid_heads and self._on_heading(c))
 
-    def _overlap_lo(self, s: int, e: int) -> int:
-        """Where overlap candidates begin: no start before it fits the overlap budget.
-
-        For tokens the index predicts it, with a margin wider than the few tokens by which
-        a span's own count can differ from the index (the edges of its first and last piece).
-        """
-        if self.exact:
-            return max(s, e - self.overlap - 1)
-        if not self.indexed:
-            return s
-        return max(s, self.m.back(e, self.overlap + 8) - 16)
-
-    def overlap_starts(self, s: int, e: int) -> Iterator[int]:
-        """Candidate starts for the next chunk, most overlap first (whole units only).
-
-        The coarsest overlap level that has a unit fitting the overlap budget is used;
-        within it, starts are tried from the longest overlap to the shortest.
-        """
-        if self.overlap <= 0:
-            return
-        lo = self._overlap_lo(s, e)
-        for level in self.overlap_levels:
-            if self.exact:
-                # every cut after lo fits, and the first is the longest overlap: look in
-                # short windows (sentence rules are the costly part) and go on only if asked
-                found = False
-                a, step = lo, 48
-                while a < e - 1:
-                    b = min(e - 1, a + step)
-                    for c in self._overlap_iter(level, s, e, a, b):
-                        found = True
-                        yield c
-                    a, step = b, step * 4
-                if found:
-                    return
-                continue
-            cands = self._overlap_cands(level, s, e, lo, e - 1)
-            a = self._first_fitting(cands, e, self.overlap)
-            if a < len(cands):
-                yield from cands[a:]
-                return
-
-    def _overlap_cands(self, level: Level, s: int, e: int, lo: int, hi: int) -> list[int]:
-        """Starts in ``(lo, hi]`` at ``level`` or any coarser level (a line start is also a
-        sentence start), inside the chunk ``s..e`` and not inside an atom."""
-        if level is Level.GRAPHEME:
-            cands = self.bnd.window_cuts(Level.GRAPHEME, lo, hi)
-        else:
-            cands = self._cuts_upto(level, lo, hi)
-        return [c for c in cands if s < c < e and not self._blocked(c)]
-
-    def _overlap_iter(self, level: Level, s: int, e: int, lo: int, hi: int) -> Iterator[int]:
-        """``_overlap_cands`` one at a time, in order: a newline gets its soft-wrap test only
-        when it is reached (the first start usually serves, and most need none)."""
-        if level < Level.SENTENCE or level is Level.GRAPHEME:
-            yield from self._overlap_cands(level, s, e, lo, hi)
-            return
-        sure: set[int] = set(self.bnd.glued_cuts(lo, hi))
-        for lv in Level:
-            if lv > level:
-                break
-            if lv is not Level.LINE:  # a line start inferred at a sentence end is a sentence cut
-                sure.update(self.bnd.window_cuts(lv, lo, hi))
-        for c in sorted(sure.union(self.bnd.newline_cuts(lo, hi))):
-            if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
-                yield c
-
     def _cuts_upto(self, level: Level, lo: int, hi: int) -> list[int]:
         """Cuts in ``(lo, hi]`` at ``level`` or any coarser level, sorted."""
         merged: set[int] = set()
@@ -367,29 +307,6 @@ class Packer:
             else:
                 merged.update(self.bnd.window_cuts(lv, lo, hi))
         return sorted(merged)
-
-    def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
-        """Index of the first candidate ``c`` with the text ``c..e`` within ``budget``
-        (``len(cands)`` if none): the count shrinks as ``c`` grows."""
-        index = self.m if self.indexed else None
-        fits = self.raw_fits
-        a, b = 0, len(cands)
-        while a < b:  # on the index's estimate when there is one, else on exact counts
-            mid = (a + b) // 2
-            if (index.estimate(cands[mid], e) <= budget) if index else fits(cands[mid], e, budget):
-                b = mid
-            else:
-                a = mid + 1
-        if index is None:
-            return a
-        # verify exactly around the estimate: BPE counts at the edges differ by a few tokens
-        if a < len(cands) and fits(cands[a], e, budget):
-            while a > 0 and index.estimate(cands[a - 1], e) <= budget + 3 and fits(cands[a - 1], e, budget):
-                a -= 1
-            return a
-        while a < len(cands) and not fits(cands[a], e, budget):
-            a += 1
-        return a
 
     def spans(self) -> Iterator[Span]:
         """Yield ``(start, end, size)`` covering the text in order."""
@@ -405,7 +322,7 @@ class Packer:
             if e >= n:
                 return
             nxt_s, nxt_e = e, None
-            for tries, cand in enumerate(self.overlap_starts(s, e)):
+            for tries, cand in enumerate(self.overlap_starts(s, e)) if self.overlap > 0 else ():
                 if tries >= 8:
                     break
                 got = self.find_end(cand, e)

@@ -1,0 +1,107 @@
+"""Where the next chunk starts when chunks overlap: the last whole units of the previous
+chunk that fit the overlap budget (never a partial unit), at the coarsest overlap level
+that has one, the longest overlap first."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .boundaries import Level
+
+__all__ = ["OverlapSearch"]
+
+
+class OverlapSearch:
+    """The overlap half of :class:`~norishiro.core.packer.Packer` (which provides the text's
+    boundaries ``bnd``, the measure ``m``, ``overlap``, ``overlap_levels``, ``exact``,
+    ``indexed``, and ``_blocked``, ``_cuts_upto``, ``raw_fits``)."""
+
+    def _overlap_lo(self, s: int, e: int) -> int:
+        """Where overlap candidates begin: no start before it fits the overlap budget.
+
+        For tokens the index predicts it, with a margin wider than the few tokens by which
+        a span's own count can differ from the index (the edges of its first and last piece).
+        """
+        if self.exact:
+            return max(s, e - self.overlap - 1)
+        if not self.indexed:
+            return s
+        return max(s, self.m.back(e, self.overlap + 8) - 16)
+
+    def overlap_starts(self, s: int, e: int) -> Iterator[int]:
+        """Candidate starts for the next chunk, most overlap first (whole units only).
+
+        The coarsest overlap level that has a unit fitting the overlap budget is used;
+        within it, starts are tried from the longest overlap to the shortest.
+        """
+        if self.overlap <= 0:
+            return
+        lo = self._overlap_lo(s, e)
+        for level in self.overlap_levels:
+            if self.exact:
+                # every cut after lo fits, and the first is the longest overlap: look in
+                # short windows (sentence rules are the costly part) and go on only if asked
+                found = False
+                a, step = lo, 48
+                while a < e - 1:
+                    b = min(e - 1, a + step)
+                    for c in self._overlap_iter(level, s, e, a, b):
+                        found = True
+                        yield c
+                    a, step = b, step * 4
+                if found:
+                    return
+                continue
+            cands = self._overlap_cands(level, s, e, lo, e - 1)
+            a = self._first_fitting(cands, e, self.overlap)
+            if a < len(cands):
+                yield from cands[a:]
+                return
+
+    def _overlap_cands(self, level: Level, s: int, e: int, lo: int, hi: int) -> list[int]:
+        """Starts in ``(lo, hi]`` at ``level`` or any coarser level (a line start is also a
+        sentence start), inside the chunk ``s..e`` and not inside an atom."""
+        if level is Level.GRAPHEME:
+            cands = self.bnd.window_cuts(Level.GRAPHEME, lo, hi)
+        else:
+            cands = self._cuts_upto(level, lo, hi)
+        return [c for c in cands if s < c < e and not self._blocked(c)]
+
+    def _overlap_iter(self, level: Level, s: int, e: int, lo: int, hi: int) -> Iterator[int]:
+        """``_overlap_cands`` one at a time, in order: a newline gets its soft-wrap test only
+        when it is reached (the first start usually serves, and most need none)."""
+        if level < Level.SENTENCE or level is Level.GRAPHEME:
+            yield from self._overlap_cands(level, s, e, lo, hi)
+            return
+        sure: set[int] = set(self.bnd.glued_cuts(lo, hi))
+        for lv in Level:
+            if lv > level:
+                break
+            if lv is not Level.LINE:  # a line start inferred at a sentence end is a sentence cut
+                sure.update(self.bnd.window_cuts(lv, lo, hi))
+        for c in sorted(sure.union(self.bnd.newline_cuts(lo, hi))):
+            if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
+                yield c
+
+    def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
+        """Index of the first candidate ``c`` with the text ``c..e`` within ``budget``
+        (``len(cands)`` if none): the count shrinks as ``c`` grows."""
+        index = self.m if self.indexed else None
+        fits = self.raw_fits
+        a, b = 0, len(cands)
+        while a < b:  # on the index's estimate when there is one, else on exact counts
+            mid = (a + b) // 2
+            if (index.estimate(cands[mid], e) <= budget) if index else fits(cands[mid], e, budget):
+                b = mid
+            else:
+                a = mid + 1
+        if index is None:
+            return a
+        # verify exactly around the estimate: BPE counts at the edges differ by a few tokens
+        if a < len(cands) and fits(cands[a], e, budget):
+            while a > 0 and index.estimate(cands[a - 1], e) <= budget + 3 and fits(cands[a - 1], e, budget):
+                a -= 1
+            return a
+        while a < len(cands) and not fits(cands[a], e, budget):
+            a += 1
+        return a
