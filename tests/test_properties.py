@@ -861,6 +861,8 @@ def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
         or sentences._GLUED_SLASH.search(text, a, b) is not None
     )
     assert (compiled.native.glued_hint(text, a, b) == 1) == want
+    # the same answer from the marks found once over the whole text
+    assert sentences.GluedMarks(text).within(a, b) == want
 
 
 @settings(max_examples=300, deadline=None)

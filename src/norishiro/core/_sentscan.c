@@ -592,6 +592,59 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     return PyLong_FromLong(0);
 }
 
+/* glued_marks(text) -> (starts, lasts): every place glued_hint looks for, over the whole
+   text once: glued_hint(text, a, b) is 1 exactly when some start s has a <= s and its last
+   character read, lasts[i], before b (a chunker asks about many windows of one text) */
+static int slash_last(State *st, Py_ssize_t i, Py_ssize_t n) { /* slash_glues' last index, or -1 */
+    if (i >= 4 && i + 1 < n && Py_UNICODE_ISDECIMAL(AT(i + 1)) && Py_UNICODE_ISDECIMAL(AT(i - 1)) &&
+        Py_UNICODE_ISDECIMAL(AT(i - 2)) && Py_UNICODE_ISDECIMAL(AT(i - 3)) && Py_UNICODE_ISDECIMAL(AT(i - 4)))
+        return i + 1;
+    if (i + 2 >= n) return -1;
+    Py_UCS4 c1 = AT(i + 1), c2 = AT(i + 2);
+    if (c1 == 0x5206 || c1 == 'L' || c1 == 'l') return c2 >= 'A' && c2 <= 'Z' ? i + 2 : -1;
+    if (c1 == 'd' || c1 == 'm' || c1 == 0x3BC || c1 == 'u') {
+        if (i + 3 >= n) return -1;
+        return (c2 == 'L' || c2 == 'l') && AT(i + 3) >= 'A' && AT(i + 3) <= 'Z' ? i + 3 : -1;
+    }
+    return -1;
+}
+
+static PyObject *glued_marks(PyObject *self, PyObject *args) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *starts = PyList_New(0), *lasts = PyList_New(0);
+    if (!starts || !lasts) goto fail;
+    Py_ssize_t i = 0;
+    while (1) {
+        FIND_FIRST(st, i, n, (c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF));
+        if (i >= n) break;
+        Py_UCS4 c = AT(i);
+        Py_ssize_t last = -1;
+        if (c == '/')
+            last = slash_last(st, i, n);
+        else if (c == '|')
+            last = i + 1 < n && AT(i + 1) == '|' ? i + 1 : -1;
+        else if (c == 'm')
+            last = i + 3 < n && AT(i + 1) == 'm' && AT(i + 2) == 'H' && AT(i + 3) == 'g' ? i + 3 : -1;
+        else
+            last = i;
+        if (last >= 0 && (append_cut(starts, i) < 0 || append_cut(lasts, last) < 0)) goto fail;
+        i++;
+    }
+    PyObject *out = PyTuple_Pack(2, starts, lasts);
+    Py_DECREF(starts);
+    Py_DECREF(lasts);
+    return out;
+fail:
+    Py_XDECREF(starts);
+    Py_XDECREF(lasts);
+    return NULL;
+}
+
 /* The first position from k on that is not white space other than "\n". */
 static Py_ssize_t skip_space_in_line(State *st, Py_ssize_t k) {
     while (k < st->n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
@@ -800,6 +853,7 @@ static PyMethodDef methods[] = {
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
+    {"glued_marks", glued_marks, METH_VARARGS, "glued_marks(text) -> (starts, lasts) of what glued_hint looks for"},
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"line_starts", line_starts, METH_VARARGS,

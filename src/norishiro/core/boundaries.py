@@ -29,7 +29,7 @@ from .chars import NL as _NL
 from .chars import snap as _snap
 from .levels import LEVEL_NAMES, Level, parse_level
 from .newlines import last_lf_cut, lf_only, no_newline
-from .sentences import glued_line_cuts, lower_case_text, sentence_and_lower_cuts
+from .sentences import GluedMarks, glued_line_cuts, lower_case_text, sentence_and_lower_cuts
 from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
@@ -108,6 +108,7 @@ class Boundaries:
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme
+        self._glued: GluedMarks | None = None  # found when first asked for
 
     def cuts(self, level: Level) -> list[int]:
         """Sorted cuts of exactly this level over the whole text (end of text excluded)."""
@@ -235,7 +236,7 @@ class Boundaries:
         if tail_only and nl:
             lo = nl[-1]
         inferred = [p for p in self._sentence_window(lo, hi) if self._line_start(p)]
-        glued = glued_line_cuts(text, lo, hi)
+        glued = self.glued_cuts(lo, hi)
         if not nl and not glued:
             return inferred  # sentence cuts come sorted and once each
         return sorted(set(nl).union(inferred, glued))
@@ -252,7 +253,9 @@ class Boundaries:
 
     def glued_cuts(self, lo: int, hi: int) -> list[int]:
         """Line starts in ``(lo, hi]`` of rows glued together when their newlines were lost."""
-        return glued_line_cuts(self.text, lo, hi)
+        if self._glued is None and compiled.active():
+            self._glued = GluedMarks(self.text)
+        return glued_line_cuts(self.text, lo, hi, self._glued)
 
     def line_cuts_from_end(self, lo: int, hi: int, tail_only: bool) -> Iterator[int]:
         """The cuts of ``window_cuts(LINE, lo, hi, tail_only, packing=True)``, farthest first,
@@ -287,7 +290,7 @@ class Boundaries:
         # rows; from the last newline on when only the tail is asked for
         a = raw[k] if tail_only and k >= 0 else lo
         newlines = raw[k : k + 1] if lf_tail else raw[: k + 1]
-        sentences, glued = self._sentence_window(a, hi), sorted(glued_line_cuts(self.text, a, hi))
+        sentences, glued = self._sentence_window(a, hi), sorted(self.glued_cuts(a, hi))
         if not newlines and not glued:  # text that lost its lines: sentence ends only
             yield from (x for x in reversed(sentences) if self._line_start(x))
             return

@@ -229,8 +229,9 @@ class Packer(OverlapSearch):
                 return self.n
             para = self.bnd.paragraph_cuts()
             j = bisect_right(para, hi) - 1
+            free = not self._atom_starts and not avoid_heads  # every cut is usable
             while j >= 0 and para[j] > lo:
-                if self._usable(para[j], avoid_heads):
+                if free or self._usable(para[j], avoid_heads):
                     self._level = Level.PARAGRAPH
                     return para[j]
                 j -= 1
