@@ -564,19 +564,19 @@ def test_stale_brackets_are_dropped_where_the_reference_drops_them(gap, opener, 
 )
 def test_glued_line_cuts_agree_without_their_quick_look(pieces):
     """The quick look for what a glued row needs never hides a cut the patterns find."""
-    from norishiro.core import sentences
+    from norishiro.core import glued
 
     text = "".join(pieces)
     looks = []
     for on in (False, True):  # the quick look in Python, and compiled
         with compiled_helpers(on):
-            looks.append([sentences.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)])
-    original = sentences._maybe_glued
-    sentences._maybe_glued = lambda text, a, b: True
+            looks.append([glued.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)])
+    original = glued._maybe_glued
+    glued._maybe_glued = lambda text, a, b: True
     try:
-        slow = [sentences.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)]
+        slow = [glued.glued_line_cuts(text, lo, lo + 17) for lo in range(0, len(text) + 1, 5)]
     finally:
-        sentences._maybe_glued = original
+        glued._maybe_glued = original
     assert looks[0] == slow and looks[1] == slow
 
 
@@ -848,7 +848,7 @@ def test_line_cuts_are_the_same_when_a_window_holds_no_newline(pieces, packing):
 def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
     """The compiled look for what a glued row needs says yes exactly where the pipes, mmHg,
     【■◆● or _GLUED_SLASH (whose look back may read before the window) are."""
-    from norishiro.core import compiled, sentences
+    from norishiro.core import compiled, glued
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
@@ -858,11 +858,11 @@ def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
         "||" in seg
         or "mmHg" in seg
         or any(c in seg for c in "【■◆●")
-        or sentences._GLUED_SLASH.search(text, a, b) is not None
+        or glued._GLUED_SLASH.search(text, a, b) is not None
     )
     assert (compiled.native.glued_hint(text, a, b) == 1) == want
     # the same answer from the marks found once over the whole text
-    assert sentences.GluedMarks(text).within(a, b) == want
+    assert glued.GluedMarks(text).within(a, b) == want
 
 
 @settings(max_examples=300, deadline=None)

@@ -542,60 +542,16 @@ fail:
     return NULL;
 }
 
-/* A slash at i where a glued date or unit may be, as sentences._GLUED_SLASH says:
-   /(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z]), reading no further than b (the look back may
-   read before the window, as the pattern's does). */
-static int slash_glues(State *st, Py_ssize_t i, Py_ssize_t b) {
-    if (i >= 4 && i + 1 < b && Py_UNICODE_ISDECIMAL(AT(i + 1)) && Py_UNICODE_ISDECIMAL(AT(i - 1)) &&
-        Py_UNICODE_ISDECIMAL(AT(i - 2)) && Py_UNICODE_ISDECIMAL(AT(i - 3)) && Py_UNICODE_ISDECIMAL(AT(i - 4)))
-        return 1;
-    if (i + 2 >= b) return 0;
-    Py_UCS4 c1 = AT(i + 1), c2 = AT(i + 2);
-    if (c1 == 0x5206 || c1 == 'L' || c1 == 'l') return c2 >= 'A' && c2 <= 'Z';
-    if (c1 == 'd' || c1 == 'm' || c1 == 0x3BC || c1 == 'u') {
-        if (i + 3 >= b) return 0;
-        Py_UCS4 c3 = AT(i + 3);
-        return (c2 == 'L' || c2 == 'l') && c3 >= 'A' && c3 <= 'Z';
-    }
-    return 0;
-}
-
-/* glued_hint(text, a, b): 1 when text[a:b] holds "||", "mmHg", one of 【■◆● or a slash
-   of a date or a unit (a glued table row or header may be there: the caller looks
-   closer), 0 otherwise */
-static PyObject *glued_hint(PyObject *self, PyObject *args) {
-    PyObject *text;
-    Py_ssize_t a, b;
-    if (!PyArg_ParseTuple(args, "Unn", &text, &a, &b)) return NULL;
-    State state = {0}, *st = &state;
-    st->kind = PyUnicode_KIND(text);
-    st->data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    if (b > n) b = n;
-    if (a < 0) a = 0;
-    Py_ssize_t i = a;
-    while (1) {
-        FIND_FIRST(st, i, b, (c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF));
-        if (i >= b) break;
-        Py_UCS4 c = AT(i);
-        if (c == '/') {
-            if (slash_glues(st, i, b)) return PyLong_FromLong(1);
-        } else if (c == '|') {
-            if (i + 1 < b && AT(i + 1) == '|') return PyLong_FromLong(1);
-        } else if (c == 'm') {
-            if (i + 3 < b && AT(i + 1) == 'm' && AT(i + 2) == 'H' && AT(i + 3) == 'g') return PyLong_FromLong(1);
-        } else {
-            return PyLong_FromLong(1);
-        }
-        i++;
-    }
-    return PyLong_FromLong(0);
-}
-
-/* glued_marks(text) -> (starts, lasts): every place glued_hint looks for, over the whole
-   text once: glued_hint(text, a, b) is 1 exactly when some start s has a <= s and its last
-   character read, lasts[i], before b (a chunker asks about many windows of one text) */
-static int slash_last(State *st, Py_ssize_t i, Py_ssize_t n) { /* slash_glues' last index, or -1 */
+/* The last position read by the mark that may start at i (a glued row or header may be
+   there: "||", "mmHg", one of 【■◆●, or a slash of a date or unit as glued._GLUED_SLASH
+   says: /(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z]), whose look back may read before any
+   window), or -1 where none starts. A window [a, b) holds the mark when a <= i and the
+   last position read is before b. */
+static Py_ssize_t glued_mark_last(State *st, Py_ssize_t i, Py_ssize_t n) {
+    Py_UCS4 c = AT(i);
+    if (c == '|') return i + 1 < n && AT(i + 1) == '|' ? i + 1 : -1;
+    if (c == 'm') return i + 3 < n && AT(i + 1) == 'm' && AT(i + 2) == 'H' && AT(i + 3) == 'g' ? i + 3 : -1;
+    if (c != '/') return i; /* 【■◆● */
     if (i >= 4 && i + 1 < n && Py_UNICODE_ISDECIMAL(AT(i + 1)) && Py_UNICODE_ISDECIMAL(AT(i - 1)) &&
         Py_UNICODE_ISDECIMAL(AT(i - 2)) && Py_UNICODE_ISDECIMAL(AT(i - 3)) && Py_UNICODE_ISDECIMAL(AT(i - 4)))
         return i + 1;
@@ -609,6 +565,40 @@ static int slash_last(State *st, Py_ssize_t i, Py_ssize_t n) { /* slash_glues' l
     return -1;
 }
 
+#define GLUED_FIRST(c) (c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF)
+
+/* A tuple of two new lists, whose references it takes (NULL, both released, on failure). */
+static PyObject *pair_of(PyObject *x, PyObject *y) {
+    PyObject *out = x && y ? PyTuple_Pack(2, x, y) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    return out;
+}
+
+/* glued_hint(text, a, b): 1 when a mark lies in text[a:b] (the caller looks closer), 0
+   otherwise */
+static PyObject *glued_hint(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t a, b;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &a, &b)) return NULL;
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (b > n) b = n;
+    if (a < 0) a = 0;
+    for (Py_ssize_t i = a;; i++) {
+        FIND_FIRST(st, i, b, GLUED_FIRST(c));
+        if (i >= b) break;
+        Py_ssize_t last = glued_mark_last(st, i, n);
+        if (last >= 0 && last < b) return PyLong_FromLong(1);
+    }
+    return PyLong_FromLong(0);
+}
+
+/* glued_marks(text) -> (starts, lasts): every mark of the whole text, found once, with the
+   last position each reads: glued_hint(text, a, b) is 1 exactly when some mark has
+   a <= starts[i] and lasts[i] < b (a chunker asks about many windows of one text) */
 static PyObject *glued_marks(PyObject *self, PyObject *args) {
     PyObject *text;
     if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
@@ -617,32 +607,18 @@ static PyObject *glued_marks(PyObject *self, PyObject *args) {
     st->data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     PyObject *starts = PyList_New(0), *lasts = PyList_New(0);
-    if (!starts || !lasts) goto fail;
-    Py_ssize_t i = 0;
-    while (1) {
-        FIND_FIRST(st, i, n, (c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF));
+    if (!starts || !lasts) return pair_of(starts, lasts);
+    for (Py_ssize_t i = 0;; i++) {
+        FIND_FIRST(st, i, n, GLUED_FIRST(c));
         if (i >= n) break;
-        Py_UCS4 c = AT(i);
-        Py_ssize_t last = -1;
-        if (c == '/')
-            last = slash_last(st, i, n);
-        else if (c == '|')
-            last = i + 1 < n && AT(i + 1) == '|' ? i + 1 : -1;
-        else if (c == 'm')
-            last = i + 3 < n && AT(i + 1) == 'm' && AT(i + 2) == 'H' && AT(i + 3) == 'g' ? i + 3 : -1;
-        else
-            last = i;
-        if (last >= 0 && (append_cut(starts, i) < 0 || append_cut(lasts, last) < 0)) goto fail;
-        i++;
+        Py_ssize_t last = glued_mark_last(st, i, n);
+        if (last >= 0 && (append_cut(starts, i) < 0 || append_cut(lasts, last) < 0)) {
+            Py_DECREF(starts);
+            Py_DECREF(lasts);
+            return NULL;
+        }
     }
-    PyObject *out = PyTuple_Pack(2, starts, lasts);
-    Py_DECREF(starts);
-    Py_DECREF(lasts);
-    return out;
-fail:
-    Py_XDECREF(starts);
-    Py_XDECREF(lasts);
-    return NULL;
+    return pair_of(starts, lasts);
 }
 
 /* The first position from k on that is not white space other than "\n". */
@@ -681,10 +657,7 @@ static PyObject *paragraph_ends(PyObject *self, PyObject *args) {
         i = last;
     }
     if (i == -2) goto fail;
-    PyObject *out = PyTuple_Pack(2, ends, suspects);
-    Py_DECREF(ends);
-    Py_DECREF(suspects);
-    return out;
+    return pair_of(ends, suspects);
 fail:
     Py_XDECREF(ends);
     Py_XDECREF(suspects);

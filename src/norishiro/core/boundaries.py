@@ -27,9 +27,10 @@ from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
 from .chars import snap as _snap
+from .glued import GluedMarks, glued_line_cuts
 from .levels import LEVEL_NAMES, Level, parse_level
 from .newlines import last_lf_cut, lf_only, no_newline
-from .sentences import GluedMarks, glued_line_cuts, lower_case_text, sentence_and_lower_cuts
+from .sentences import lower_case_text, sentence_and_lower_cuts
 from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]

@@ -1,4 +1,4 @@
-"""Sentence ends in Japanese, English and both mixed, and line starts lost in flattened text.
+"""Sentence ends in Japanese, English and both mixed.
 
 Candidate terminators are found with one pass of a compiled pattern, then checked locally
 (brackets, quotative continuations, list numbers, abbreviations, decimals, URLs), so the
@@ -8,7 +8,6 @@ cost grows with the number of terminators, not characters.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 
 import regex
@@ -18,7 +17,7 @@ from .chars import BREAK as _BREAK
 from .chars import HSPACE_STD as _HSPACE_STD
 from .chars import snap as _snap
 
-__all__ = ["sentence_cuts", "sentence_and_lower_cuts", "lower_case_text", "glued_line_cuts", "GluedMarks"]
+__all__ = ["sentence_cuts", "sentence_and_lower_cuts", "lower_case_text"]
 
 _OPENERS = "「『（(【［〈《〔｛[{“‘"
 _CLOSERS = "」』）)】］〉》〕｝]}”’"
@@ -71,82 +70,6 @@ _TOKEN_BEFORE = regex.compile(r"[^\s\x1c-\x1f\p{Han}\p{Hiragana}\p{Katakana}「�
 
 if compiled.native is not None:  # the candidate loop compiled at install (setup.py)
     compiled.native.configure(_OPENERS, _CLOSERS, _CLOSERS + "\"'", _ABBREVIATIONS, _NUMBER_ABBREVIATIONS, _MAX_QUOTE)
-
-_GLUED_PIPE = regex.compile(r"\|\|")
-_GLUED_HEADER = regex.compile(r"(?<=\S)[【■◆●]")
-_GLUED_DATE_ROW = regex.compile(r"\t\d{4}/\d{1,2}/\d{1,2}\t|\d{4}/\d{1,2}/\d{1,2}\t")
-# a dated row of a flattened tab-separated table glued to the previous row's last cell
-# (単位2026/1/10<TAB>, mg/dL2026/1/17<TAB>)
-_GLUED_CELL_DATE = regex.compile(r"(?<=[^\s\d/.,\-])\d{4}/\d{1,2}/\d{1,2}\t")
-_ROW_CELL = regex.compile(r"[A-Za-z]{1,3}\d{0,3}$")
-# what a date or a unit needs, found from its slash (a literal first character is fast)
-_GLUED_SLASH = re.compile(r"/(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z])")
-_GLUED_UNIT = regex.compile(r"(?:/[dmμu]?[Ll]|mmHg|/分)(?=[A-Z][A-Za-z0-9-]{1,7} ?[\d<>≦≧])")
-
-
-def _maybe_glued(text: str, a: int, b: int) -> bool:
-    """``text[a:b]`` holds something every glued pattern needs; most windows have none."""
-    if compiled.active():  # the same tests, _GLUED_SLASH's included
-        return compiled.native.glued_hint(text, a, b) == 1
-    seg = text[a:b]
-    if "||" in seg or "mmHg" in seg or _GLUED_SLASH.search(seg):
-        return True
-    return not seg.isascii() and any(c in seg for c in "【■◆●")
-
-
-class GluedMarks:
-    """``_maybe_glued`` for many windows of one text: what it looks for is found once over
-    the whole text (compiled), and a window asks whether one lies inside it."""
-
-    __slots__ = ("starts", "lasts")
-
-    def __init__(self, text: str):
-        self.starts, self.lasts = compiled.native.glued_marks(text)
-
-    def within(self, a: int, b: int) -> bool:
-        """``_maybe_glued(text, a, b)``: a mark starts at ``a`` or later and ends before ``b``."""
-        starts, lasts = self.starts, self.lasts
-        i = bisect_left(starts, a)
-        while i < len(starts) and starts[i] < b:
-            if lasts[i] < b:
-                return True
-            i += 1
-        return False
-
-
-def glued_line_cuts(text: str, lo: int, hi: int, marks: GluedMarks | None = None) -> list[int]:
-    """Where a line evidently began before its newline was lost (PDF/EHR exports).
-
-    Between the rows of a flattened Markdown table (``| a || b |``); before a glued
-    【header】; before a dated row of a flattened tab-separated table (``0.71|2026/02/24<TAB>``,
-    ``75%|C5<TAB>2026/1/8<TAB>``); after a lab unit glued to the next test name
-    (``mEq/L|CRP 18.6``). ``marks``: the text's :class:`GluedMarks`, when the caller keeps them.
-    """
-    n = len(text)
-    a, b = max(0, lo - 16), min(n, hi + 16)
-    if not (marks.within(a, b) if marks is not None else _maybe_glued(text, a, b)):
-        return []
-    out = []
-    for m in _GLUED_PIPE.finditer(text, a, b):
-        out.append(m.start() + 1)
-    for m in _GLUED_HEADER.finditer(text, a, b):
-        out.append(m.start())
-    for m in _GLUED_DATE_ROW.finditer(text, a, b):
-        if m.group().startswith("\t"):
-            # the row's first cell (C5) is glued to the previous row's last cell (75%)
-            cell = _ROW_CELL.search(text, max(0, m.start() - 6), m.start())
-            before = text[cell.start() - 1] if cell and cell.start() > 0 else " "
-            if cell and not (before.isascii() and before.isalnum()) and not before.isspace():
-                out.append(cell.start())
-        elif m.start() > 0 and (text[m.start() - 1].isdigit() or text[m.start() - 1] == "%"):
-            out.append(m.start())
-    for m in _GLUED_UNIT.finditer(text, a, b):
-        out.append(m.end())
-    if "\t" in text[a:b]:
-        for m in _GLUED_CELL_DATE.finditer(text, a, b):
-            if text.rfind("\t", max(0, m.start() - 40), m.start()) >= 0:  # inside a table row
-                out.append(m.start())
-    return [p for p in out if lo < p <= hi and p < n]
 
 
 def _token_before(text: str, i: int) -> tuple[str, int]:
