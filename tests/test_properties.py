@@ -64,6 +64,8 @@ _o200k = TiktokenSizer("o200k_base")
     st.booleans(),
     st.booleans(),
 )
+# a balanced end once fell before the end of the chunk that the overlap started in
+@example("\x850000000000000000000000000\x1e00", 27, 26, "recursive", False, True)
 def test_char_invariants(text, size, overlap, strategy, structure, balance):
     overlap = min(overlap, size - 1)
     opts = dict(size=size, overlap=overlap, strategy=strategy, structure=structure, balance=balance)
@@ -863,6 +865,23 @@ def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
     assert (compiled.native.glued_hint(text, a, b) == 1) == want
     # the same answer from the marks found once over the whole text
     assert glued.GluedMarks(text).within(a, b) == want
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(st.sampled_from(list("SOAPx)）:：0٣²①【・-* aあ")), max_size=60),
+    st.lists(st.integers(-2, 62), max_size=12),
+)
+def test_the_compiled_line_start_hints_are_the_python_ones(text, positions):
+    """Where a lost line may begin (a first character of the line-start pattern, a digit,
+    S/O/A/P before a parenthesis, a colon within 40 characters): the compiled filter keeps
+    the positions the Python test keeps."""
+    from norishiro.core import boundaries, compiled
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    want = [p for p in positions if 0 <= p < len(text) and boundaries._may_start_line(text, p)]
+    assert compiled.native.line_start_hints(text, positions, boundaries._FIRSTS) == want
 
 
 @settings(max_examples=300, deadline=None)

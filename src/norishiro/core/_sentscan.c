@@ -621,6 +621,40 @@ static PyObject *glued_marks(PyObject *self, PyObject *args) {
     return pair_of(starts, lasts);
 }
 
+/* line_start_hints(text, positions, firsts) -> the positions where a line may begin
+   although its newline was lost, as boundaries._may_start_line says: one of firsts, a digit,
+   S/O/A/P before a closing parenthesis, or a colon within the next 40 characters (a label);
+   only those need the full pattern. */
+static PyObject *line_start_hints(PyObject *self, PyObject *args) {
+    PyObject *text, *positions, *firsts;
+    if (!PyArg_ParseTuple(args, "UO!U", &text, &PyList_Type, &positions, &firsts)) return NULL;
+    static CharSet first; /* filled for each call */
+    memset(&first, 0, sizeof first);
+    if (fill_set(&first, firsts) < 0) return NULL;
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(positions); k++) {
+        PyObject *item = PyList_GET_ITEM(positions, k);
+        Py_ssize_t p = PyLong_AsSsize_t(item);
+        if (p == -1 && PyErr_Occurred()) goto fail;
+        if (p < 0 || p >= n) continue;
+        Py_UCS4 c = AT(p);
+        int may = in_set(&first, c) || Py_UNICODE_ISDIGIT(c) ||
+                  ((c == 'S' || c == 'O' || c == 'A' || c == 'P') && p + 1 < n && (AT(p + 1) == 0xFF09 || AT(p + 1) == ')'));
+        for (Py_ssize_t j = p, stop = p + 40 < n ? p + 40 : n; !may && j < stop; j++)
+            may = AT(j) == ':' || AT(j) == 0xFF1A;
+        if (may && PyList_Append(out, item) < 0) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* The first position from k on that is not white space other than "\n". */
 static Py_ssize_t skip_space_in_line(State *st, Py_ssize_t k) {
     while (k < st->n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
@@ -826,6 +860,8 @@ static PyMethodDef methods[] = {
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
+    {"line_start_hints", line_start_hints, METH_VARARGS,
+     "line_start_hints(text, positions, firsts) -> the positions where a lost line may begin"},
     {"glued_marks", glued_marks, METH_VARARGS, "glued_marks(text) -> (starts, lasts) of what glued_hint looks for"},
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},

@@ -60,14 +60,28 @@ _LINE_START = regex.compile(
 _LINE_START_FIRST = frozenset("・●○■□◆◇▶►•※-*#（(【" + "".join(map(chr, range(0x2460, 0x2474))))
 
 
-def _line_start_at(text: str, p: int) -> bool:
-    """``_LINE_START.match(text, p)``, skipped where it cannot match."""
+_FIRSTS = "".join(sorted(_LINE_START_FIRST))
+
+
+def _may_start_line(text: str, p: int) -> bool:
+    """``_LINE_START`` can match at ``p``: it starts with one of its first characters, or a
+    label's colon follows within 40 characters (most sentence starts have neither)."""
     c = text[p : p + 1]
     if c in _LINE_START_FIRST or c.isdigit() or (c in "SOAP" and text[p + 1 : p + 2] in ("）", ")")):
-        return _LINE_START.match(text, p) is not None
-    if text.find(":", p, p + 40) < 0 and text.find("：", p, p + 40) < 0:
-        return False
-    return _LINE_START.match(text, p) is not None
+        return True
+    return text.find(":", p, p + 40) >= 0 or text.find("：", p, p + 40) >= 0
+
+
+def _line_start_at(text: str, p: int) -> bool:
+    """``_LINE_START.match(text, p)``, skipped where it cannot match."""
+    return _may_start_line(text, p) and _LINE_START.match(text, p) is not None
+
+
+def _may_start_lines(text: str, positions: list[int]) -> list[int]:
+    """The positions where ``_may_start_line`` holds, in order (compiled: one call)."""
+    if compiled.active():
+        return compiled.native.line_start_hints(text, positions, _FIRSTS)
+    return [p for p in positions if _may_start_line(text, p)]
 
 
 # Clause level: after 、，；, and English , ; (not after a colon: 頭部 MRI：異常なし is one
@@ -99,6 +113,7 @@ class Boundaries:
         self.text = text
         self._paragraphs: list[int] | None = None
         self._sentence_memo: dict[int, tuple[list[int], list[int]]] = {}  # by paragraph start
+        self._last_pair: tuple[int, int, tuple[list[int], list[int]]] = (-1, -1, ([], []))
         self._lower_text: bool | None = None
         self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
@@ -198,6 +213,8 @@ class Boundaries:
         """Both kinds of sentence cuts in ``(lo, hi]``. They are found a whole paragraph at
         a time, once: a paragraph's rules need no context from before it (brackets never
         span lines), and a chunker asks for many windows of the same paragraph."""
+        if self._last_pair[0] == lo and self._last_pair[1] == hi:
+            return self._last_pair[2]
         text = self.text
         paras = self.paragraph_cuts()
         k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
@@ -214,6 +231,8 @@ class Boundaries:
             for src, dst in zip(got, (sentence, before_lower)):
                 dst += src[bisect.bisect_right(src, lo) : bisect.bisect_right(src, hi)]
             k += 1
+        # the packer asks for the same window at the line level, then the sentence level
+        self._last_pair = (lo, hi, (sentence, before_lower))
         return sentence, before_lower
 
     def _line_window(self, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
@@ -236,7 +255,7 @@ class Boundaries:
             return nl
         if tail_only and nl:
             lo = nl[-1]
-        inferred = [p for p in self._sentence_window(lo, hi) if self._line_start(p)]
+        inferred = self._line_starts_among(self._sentence_window(lo, hi))
         glued = self.glued_cuts(lo, hi)
         if not nl and not glued:
             return inferred  # sentence cuts come sorted and once each
@@ -293,7 +312,7 @@ class Boundaries:
         newlines = raw[k : k + 1] if lf_tail else raw[: k + 1]
         sentences, glued = self._sentence_window(a, hi), sorted(self.glued_cuts(a, hi))
         if not newlines and not glued:  # text that lost its lines: sentence ends only
-            yield from (x for x in reversed(sentences) if self._line_start(x))
+            yield from reversed(self._line_starts_among(sentences))
             return
         i, j, m = len(newlines) - 1, len(sentences) - 1, len(glued) - 1
         while i >= 0 or j >= 0 or m >= 0:
@@ -311,6 +330,10 @@ class Boundaries:
                 j -= 1
             if cut:
                 yield x
+
+    def _line_starts_among(self, cuts: list[int]) -> list[int]:
+        """The sentence cuts where a new line evidently begins, in order."""
+        return [p for p in _may_start_lines(self.text, cuts) if self._line_start(p)]
 
     def _line_start(self, p: int) -> bool:
         """A new line evidently begins at the sentence cut ``p`` (remembered per position:

@@ -213,9 +213,9 @@ class Packer(OverlapSearch):
         if i < len(self._head_bodies) and self._head_starts[i] < self._reach(s, self.size):
             got = self._find_end(s, lo, avoid_heads=True)
             if got is not None:
-                return self._balanced(s, got, True) if s >= self._balance_from else got
+                return self._balanced(s, lo, got, True) if s >= self._balance_from else got
         got = self._find_end(s, lo)
-        return self._balanced(s, got, False) if s >= self._balance_from and got is not None else got
+        return self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
         hi = self._before_atom(self._reach(s, self.size))
@@ -260,7 +260,7 @@ class Packer(OverlapSearch):
                     return got
         return None
 
-    def _balanced(self, s: int, e: int, avoid_heads: bool) -> int:
+    def _balanced(self, s: int, lo: int, e: int, avoid_heads: bool) -> int:
         """``e``, or an earlier cut of the level ``e`` was found at, so that when what is
         left of the text needs at most four chunks they share it evenly: no short last chunk
         beside full ones (at equal mean length, chunks of like size retrieve tighter)."""
@@ -271,7 +271,8 @@ class Packer(OverlapSearch):
         k = -(-rest // self.size)  # the fewest chunks that can hold the rest
         if not 2 <= k <= _BALANCED_TAIL:
             return e
-        t = self._reach(s, -(-rest // k) + self.plen(s))
+        # never at or before lo: an overlapping chunk must reach past the one before it
+        t = max(self._reach(s, -(-rest // k) + self.plen(s)), lo + 1)
         if t >= e:
             return e
         if lv is Level.PARAGRAPH:  # window_cuts(PARAGRAPH, t - 1, e), read in place
