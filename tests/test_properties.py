@@ -439,8 +439,8 @@ def test_sentence_loops_agree_on_every_short_combination():
 
 
 def test_compiled_character_classes_are_the_python_ones():
-    """The compiled loop's fixed character tests, over every code point, against the
-    patterns the Python loop uses."""
+    """The compiled loop's fixed character tests (and the table its searches read), over
+    every code point, against the patterns the Python loop uses."""
     import re
 
     import regex
@@ -457,8 +457,10 @@ def test_compiled_character_classes_are_the_python_ones():
     classes = compiled.native.classes
     for cp in range(0x110000):
         ch = chr(cp)
-        is_term, is_break, is_hspace, no_extend, kanji_kana, emote_hint = classes(cp)
+        is_term, is_break, is_hspace, no_extend, kanji_kana, emote_hint, bracket, glued_first = classes(cp)
         assert emote_hint == bool(sentences._EMOTE_HINT.match(ch)), hex(cp)
+        assert bracket == bool(sentences._BRACKETS.match(ch)), hex(cp)
+        assert glued_first == (ch in "|m/【■◆●"), hex(cp)
         assert is_term == bool(term.match(ch)), hex(cp)
         assert is_break == bool(chars.BREAK.match(ch)), hex(cp)
         assert is_hspace == bool(hspace.match(ch)), hex(cp)

@@ -58,6 +58,7 @@ static inline int is_term(Py_UCS4 c) {
            c == 0xFF0E;
 }
 
+
 static inline int is_break(Py_UCS4 c) {
     return c == '\n' || c == '\r' || c == 0x0B || c == 0x0C || c == 0x1C || c == 0x1D || c == 0x1E || c == 0x85 ||
            c == 0x2028 || c == 0x2029;
@@ -102,6 +103,28 @@ static inline int is_emote_hint(Py_UCS4 c) {
            (c >= 0x2900 && c <= 0x297F) || (c >= 0x2B00 && c <= 0x2BFF) || c == 0x3030 || c == 0x303D ||
            c == 0x3297 || c == 0x3299 || c == 0x7B11 || c == 0x6CE3 || c == 0x6C57 || c == 0x266A || c == 0x2606 ||
            c == 0x2605 || c == 0x2661 || c == 0x2665 || (c >= 0x1F000 && c <= 0x1FFFD);
+}
+
+/* The tests of the searches that read every character of a window, for the whole BMP, one
+   byte each: a search then costs one load a character. Filled at import, the brackets again
+   by configure. */
+#define F_TERM 1
+#define F_BRACKET 2
+#define F_EMOTE 4
+#define F_GLUED 8
+static unsigned char bmp_flags[0x10000];
+#define IS_TERM(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_TERM) : is_term(c))
+#define IS_BRACKET(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_BRACKET) : in_set(&brackets, (c)))
+#define IS_EMOTE_HINT(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_EMOTE) : is_emote_hint(c))
+/* where a glued row or header may begin: "||", "mmHg", 【■◆● or a slash (glued_mark_last) */
+#define IS_GLUED_FIRST(c) ((c) < 0x10000 && (bmp_flags[(c)] & F_GLUED))
+
+static void fill_flags(void) {
+    for (Py_UCS4 c = 0; c < 0x10000; c++) {
+        int glued = c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF;
+        bmp_flags[c] = (unsigned char)((is_term(c) ? F_TERM : 0) | (in_set(&brackets, c) ? F_BRACKET : 0) |
+                                       (is_emote_hint(c) ? F_EMOTE : 0) | (glued ? F_GLUED : 0));
+    }
 }
 
 /* Moves i to the first position in [i, end) whose character c passes TEST (an expression
@@ -179,7 +202,7 @@ static int advance(State *st, Py_ssize_t upto) {
     while (1) {
         /* the next bracket in [scan, stop_all) */
         Py_ssize_t pos = st->scan;
-        FIND_FIRST(st, pos, stop_all, in_set(&brackets, c));
+        FIND_FIRST(st, pos, stop_all, IS_BRACKET(c));
         int found = pos < stop_all;
         Py_UCS4 ch = found ? AT(pos) : 0;
         Py_ssize_t stop = found ? pos : upto;
@@ -423,7 +446,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     if (!out || !lower) goto fail;
     Py_ssize_t last_cut = lo, i = lo;
     while (i < hi) {
-        FIND_FIRST(st, i, hi, is_term(c));
+        FIND_FIRST(st, i, hi, IS_TERM(c));
         if (i >= hi) break;
         Py_ssize_t ts = i, te = i;
         while (te < hi && is_term(AT(te))) te++;
@@ -506,6 +529,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
         pair_opener[k] = PyUnicode_READ_CHAR(openers, k);
     }
     n_pairs = (int)np;
+    fill_flags();
     Py_INCREF(abbrev);
     Py_INCREF(num_abbrev);
     Py_XSETREF(s_abbrev, abbrev);
@@ -531,7 +555,7 @@ static PyObject *emote_hints(PyObject *self, PyObject *args) {
     st->data = data;
     Py_ssize_t i = lo;
     while (1) {
-        FIND_FIRST(st, i, hi, (c == '^' || (c >= 0xA9 && is_emote_hint(c))));
+        FIND_FIRST(st, i, hi, IS_EMOTE_HINT(c));
         if (i >= hi) break;
         if (append_cut(out, i) < 0) goto fail;
         i++;
@@ -565,8 +589,6 @@ static Py_ssize_t glued_mark_last(State *st, Py_ssize_t i, Py_ssize_t n) {
     return -1;
 }
 
-#define GLUED_FIRST(c) (c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF)
-
 /* A tuple of two new lists, whose references it takes (NULL, both released, on failure). */
 static PyObject *pair_of(PyObject *x, PyObject *y) {
     PyObject *out = x && y ? PyTuple_Pack(2, x, y) : NULL;
@@ -588,7 +610,7 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     if (b > n) b = n;
     if (a < 0) a = 0;
     for (Py_ssize_t i = a;; i++) {
-        FIND_FIRST(st, i, b, GLUED_FIRST(c));
+        FIND_FIRST(st, i, b, IS_GLUED_FIRST(c));
         if (i >= b) break;
         Py_ssize_t last = glued_mark_last(st, i, n);
         if (last >= 0 && last < b) return PyLong_FromLong(1);
@@ -609,7 +631,7 @@ static PyObject *glued_marks(PyObject *self, PyObject *args) {
     PyObject *starts = PyList_New(0), *lasts = PyList_New(0);
     if (!starts || !lasts) return pair_of(starts, lasts);
     for (Py_ssize_t i = 0;; i++) {
-        FIND_FIRST(st, i, n, GLUED_FIRST(c));
+        FIND_FIRST(st, i, n, IS_GLUED_FIRST(c));
         if (i >= n) break;
         Py_ssize_t last = glued_mark_last(st, i, n);
         if (last >= 0 && (append_cut(starts, i) < 0 || append_cut(lasts, last) < 0)) {
@@ -846,12 +868,14 @@ static PyObject *line_starts(PyObject *self, PyObject *args) {
     return scan_lines(text, starting_line_at, &t);
 }
 
-/* for tests: the fixed character tests against the Python module's own classes */
+/* for tests: the fixed character tests against the Python module's own classes (the
+   terminator, emote, bracket and glued tests as the searches read them, from the table) */
 static PyObject *classes(PyObject *self, PyObject *arg) {
-    long c = PyLong_AsLong(arg);
-    if (c == -1 && PyErr_Occurred()) return NULL;
-    return Py_BuildValue("(iiiiii)", is_term((Py_UCS4)c), is_break((Py_UCS4)c), is_hspace((Py_UCS4)c),
-                         surely_no_extend((Py_UCS4)c), is_kanji_kana((Py_UCS4)c), is_emote_hint((Py_UCS4)c));
+    long v = PyLong_AsLong(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    Py_UCS4 c = (Py_UCS4)v;
+    return Py_BuildValue("(iiiiiiii)", IS_TERM(c) != 0, is_break(c), is_hspace(c), surely_no_extend(c), is_kanji_kana(c),
+                         IS_EMOTE_HINT(c) != 0, IS_BRACKET(c) != 0, IS_GLUED_FIRST(c) != 0);
 }
 
 static PyMethodDef methods[] = {
@@ -869,10 +893,14 @@ static PyMethodDef methods[] = {
      "line_starts(nl_text, chars, table) -> positions of the newline before each line that starts with one of chars"},
     {"heading_lines", heading_lines, METH_VARARGS,
      "heading_lines(nl_text, initials, longest) -> positions of the newline before each line that may be a heading"},
-    {"classes", classes, METH_O, "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint)"},
+    {"classes", classes, METH_O,
+     "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint, bracket, glued_first)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_sentscan", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__sentscan(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__sentscan(void) {
+    fill_flags(); /* the brackets come with configure */
+    return PyModule_Create(&module);
+}
