@@ -865,8 +865,6 @@ def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
         or glued._GLUED_SLASH.search(text, a, b) is not None
     )
     assert (compiled.native.glued_hint(text, a, b) == 1) == want
-    # the same answer from the marks found once over the whole text
-    assert glued.GluedMarks(text).within(a, b) == want
 
 
 @settings(max_examples=400, deadline=None)

@@ -618,31 +618,6 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     return PyLong_FromLong(0);
 }
 
-/* glued_marks(text) -> (starts, lasts): every mark of the whole text, found once, with the
-   last position each reads: glued_hint(text, a, b) is 1 exactly when some mark has
-   a <= starts[i] and lasts[i] < b (a chunker asks about many windows of one text) */
-static PyObject *glued_marks(PyObject *self, PyObject *args) {
-    PyObject *text;
-    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
-    State state = {0}, *st = &state;
-    st->kind = PyUnicode_KIND(text);
-    st->data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    PyObject *starts = PyList_New(0), *lasts = PyList_New(0);
-    if (!starts || !lasts) return pair_of(starts, lasts);
-    for (Py_ssize_t i = 0;; i++) {
-        FIND_FIRST(st, i, n, IS_GLUED_FIRST(c));
-        if (i >= n) break;
-        Py_ssize_t last = glued_mark_last(st, i, n);
-        if (last >= 0 && (append_cut(starts, i) < 0 || append_cut(lasts, last) < 0)) {
-            Py_DECREF(starts);
-            Py_DECREF(lasts);
-            return NULL;
-        }
-    }
-    return pair_of(starts, lasts);
-}
-
 /* line_start_hints(text, positions, firsts) -> the positions where a line may begin
    although its newline was lost, as boundaries._may_start_line says: one of firsts, a digit,
    S/O/A/P before a closing parenthesis, or a colon within the next 40 characters (a label);
@@ -886,7 +861,6 @@ static PyMethodDef methods[] = {
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
     {"line_start_hints", line_start_hints, METH_VARARGS,
      "line_start_hints(text, positions, firsts) -> the positions where a lost line may begin"},
-    {"glued_marks", glued_marks, METH_VARARGS, "glued_marks(text) -> (starts, lasts) of what glued_hint looks for"},
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"line_starts", line_starts, METH_VARARGS,

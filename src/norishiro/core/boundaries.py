@@ -27,7 +27,7 @@ from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
 from .chars import snap as _snap
-from .glued import GluedMarks, glued_line_cuts
+from .glued import glued_line_cuts
 from .levels import LEVEL_NAMES, Level, parse_level
 from .newlines import last_lf_cut, lf_only, no_newline
 from .sentences import lower_case_text, sentence_and_lower_cuts
@@ -124,7 +124,6 @@ class Boundaries:
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme
-        self._glued: GluedMarks | None = None  # found when first asked for
 
     def cuts(self, level: Level) -> list[int]:
         """Sorted cuts of exactly this level over the whole text (end of text excluded)."""
@@ -273,9 +272,7 @@ class Boundaries:
 
     def glued_cuts(self, lo: int, hi: int) -> list[int]:
         """Line starts in ``(lo, hi]`` of rows glued together when their newlines were lost."""
-        if self._glued is None and compiled.active():
-            self._glued = GluedMarks(self.text)
-        return glued_line_cuts(self.text, lo, hi, self._glued)
+        return glued_line_cuts(self.text, lo, hi)
 
     def line_cuts_from_end(self, lo: int, hi: int, tail_only: bool) -> Iterator[int]:
         """The cuts of ``window_cuts(LINE, lo, hi, tail_only, packing=True)``, farthest first,
@@ -312,7 +309,8 @@ class Boundaries:
         newlines = raw[k : k + 1] if lf_tail else raw[: k + 1]
         sentences, glued = self._sentence_window(a, hi), sorted(self.glued_cuts(a, hi))
         if not newlines and not glued:  # text that lost its lines: sentence ends only
-            yield from reversed(self._line_starts_among(sentences))
+            # tested from the end, each only when reached: the packer takes the first
+            yield from (x for x in reversed(_may_start_lines(self.text, sentences)) if self._line_start(x))
             return
         i, j, m = len(newlines) - 1, len(sentences) - 1, len(glued) - 1
         while i >= 0 or j >= 0 or m >= 0:

@@ -1,20 +1,19 @@
 """Line starts lost in flattened text: rows of a table, a 【header】 or a lab value glued to
 the row before when a PDF or EHR export dropped their newlines.
 
-Most windows hold nothing any of the patterns needs: a quick look (compiled, or found once
-for the whole text) says so before a pattern runs.
+Most windows hold nothing any of the patterns needs: a quick look (compiled) says so before
+a pattern runs.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 
 import regex
 
 from . import compiled
 
-__all__ = ["glued_line_cuts", "GluedMarks"]
+__all__ = ["glued_line_cuts"]
 
 _GLUED_PIPE = regex.compile(r"\|\|")
 _GLUED_HEADER = regex.compile(r"(?<=\S)[【■◆●]")
@@ -38,37 +37,17 @@ def _maybe_glued(text: str, a: int, b: int) -> bool:
     return not seg.isascii() and any(c in seg for c in "【■◆●")
 
 
-class GluedMarks:
-    """``_maybe_glued`` for many windows of one text: what it looks for is found once over
-    the whole text (compiled), and a window asks whether one lies inside it."""
-
-    __slots__ = ("starts", "lasts")
-
-    def __init__(self, text: str):
-        self.starts, self.lasts = compiled.native.glued_marks(text)
-
-    def within(self, a: int, b: int) -> bool:
-        """``_maybe_glued(text, a, b)``: a mark starts at ``a`` or later and ends before ``b``."""
-        starts, lasts = self.starts, self.lasts
-        i = bisect_left(starts, a)
-        while i < len(starts) and starts[i] < b:
-            if lasts[i] < b:
-                return True
-            i += 1
-        return False
-
-
-def glued_line_cuts(text: str, lo: int, hi: int, marks: GluedMarks | None = None) -> list[int]:
+def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
     """Where a line evidently began before its newline was lost (PDF/EHR exports).
 
     Between the rows of a flattened Markdown table (``| a || b |``); before a glued
     【header】; before a dated row of a flattened tab-separated table (``0.71|2026/02/24<TAB>``,
     ``75%|C5<TAB>2026/1/8<TAB>``); after a lab unit glued to the next test name
-    (``mEq/L|CRP 18.6``). ``marks``: the text's :class:`GluedMarks`, when the caller keeps them.
+    (``mEq/L|CRP 18.6``).
     """
     n = len(text)
     a, b = max(0, lo - 16), min(n, hi + 16)
-    if not (marks.within(a, b) if marks is not None else _maybe_glued(text, a, b)):
+    if not _maybe_glued(text, a, b):
         return []
     out = []
     for m in _GLUED_PIPE.finditer(text, a, b):
