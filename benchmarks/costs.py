@@ -1,0 +1,116 @@
+"""Where norishiro's time goes on the bars of issue #15 that are not met, for the next
+change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
+
+* ``overlap``: per chunk, what the 12.5% overlap adds over plain chunking on a shape; the
+  same with every soft-wrap decision answered "hard" at once (what the decisions cost; the
+  chunks then differ a little, so it is an estimate); and how many paragraph sentence scans
+  the overlap search asks for, with their time.
+* ``loop``: per document, norishiro against LangChain on one shape, each in a loop of its
+  own (warm) and interleaved document by document as ``shapes.py`` times them (each
+  document follows the other's run).
+
+    python benchmarks/costs.py overlap [--shape hard-wrapped] [--lang en]
+    python benchmarks/costs.py loop [--shape clinical-flat] [--lang ja]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE))
+
+import norishiro  # noqa: E402
+from norishiro.core import boundaries  # noqa: E402
+from shapes import shape_docs  # noqa: E402
+
+
+def _cpu(fn, reps: int) -> float:
+    """Median CPU seconds of ``fn`` over ``reps`` runs (after one warm-up)."""
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return statistics.median(times)
+
+
+@contextmanager
+def _patched(obj, name, value):
+    saved = getattr(obj, name)
+    setattr(obj, name, value)
+    try:
+        yield
+    finally:
+        setattr(obj, name, saved)
+
+
+def overlap(docs: list[str], reps: int) -> None:
+    def run(ov: int):
+        return lambda: [list(norishiro.iter_chunks(d, size=2000, overlap=ov, structure=False)) for d in docs]
+
+    chunks = sum(len(x) for x in run(250)())
+    plain, with_overlap = _cpu(run(0), reps), _cpu(run(250), reps)
+    with _patched(boundaries.Boundaries, "is_soft", lambda self, p: False):
+        no_soft = _cpu(run(250), reps) - _cpu(run(0), reps)
+    calls = {"n": 0, "t": 0.0}
+    scan = boundaries.sentence_and_lower_cuts
+
+    def counted(text, lo, hi):
+        t = time.process_time()
+        got = scan(text, lo, hi)
+        calls["n"] += 1
+        calls["t"] += time.process_time() - t
+        return got
+
+    with _patched(boundaries, "sentence_and_lower_cuts", counted):
+        run(250)()
+    added = with_overlap - plain
+    print(f"{chunks} chunks; plain {plain * 1e3:.1f} ms, with overlap {with_overlap * 1e3:.1f} ms")
+    per, free = added / chunks * 1e6, no_soft / chunks * 1e6
+    print(f"overlap adds {per:.1f} µs a chunk; with soft-wrap decisions free {free:.1f}")
+    print(f"paragraph sentence scans with overlap: {calls['n']}, {calls['t'] * 1e3:.1f} ms")
+
+
+def loop(docs: list[str], reps: int) -> None:
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    lc = RecursiveCharacterTextSplitter(chunk_size=2000, chunk_overlap=0)
+    fns = {
+        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=2000, structure=False)],
+        "langchain": lc.split_text,
+    }
+    for name, fn in fns.items():
+        per = _cpu(lambda fn=fn: [fn(d) for d in docs], reps * 20) / len(docs)
+        print(f"{name}: {per * 1e6:.1f} µs a document in a loop of its own")
+    from run import bench
+
+    times = bench(docs, fns, reps * 20)
+    for name, ts in times.items():
+        print(f"{name}: {statistics.median(ts) / len(docs) * 1e6:.1f} µs a document interleaved")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("report", choices=("overlap", "loop"))
+    ap.add_argument("--shape")
+    ap.add_argument("--lang")
+    ap.add_argument("--reps", type=int, default=9)
+    args = ap.parse_args(argv)
+    shape = args.shape or ("hard-wrapped" if args.report == "overlap" else "clinical-flat")
+    lang = args.lang or ("en" if args.report == "overlap" else "ja")
+    docs = shape_docs(shape, lang)
+    print(f"{shape} {lang}: {len(docs)} documents")
+    (overlap if args.report == "overlap" else loop)(docs, args.reps)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
