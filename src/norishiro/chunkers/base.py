@@ -10,7 +10,7 @@ chunker is one module with a class like the ones here plus one line in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..core.boundaries import Level
@@ -39,8 +39,8 @@ class Region:
     size: int
     overlap: int = 0
     prefix: Callable[[int], str] | None = None
-    atoms: Sequence[tuple[int, int]] = field(default_factory=list)
-    heads: Sequence[tuple[int, int]] = field(default_factory=list)
+    atoms: Sequence[tuple[int, int]] = ()
+    heads: Sequence[tuple[int, int]] = ()
 
 
 class Chunker(Protocol):

@@ -71,6 +71,9 @@ class Packer(OverlapSearch):
         # it counts against the budget, so every size below is of prefix + text
         self._prefix = prefix
         self._plens: dict[int, int] = {}
+        # characters with no prefix: a span's size is its length (the common case, written out
+        # where it is asked per chunk)
+        self._plain = self.exact and not prefix
         # spans kept whole (code, tables, lists with their lead-in) when they fit
         fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size)) if atoms else ()
         self._atom_starts: list[int] = [a for a, _ in fitting] if fitting else []
@@ -218,7 +221,7 @@ class Packer(OverlapSearch):
         return self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
-        hi = self._before_atom(self._reach(s, self.size))
+        hi = self._before_atom(min(self.n, s + self.size) if self._plain else self._reach(s, self.size))
         if hi <= lo:
             return None
         levels = self.end_levels
@@ -267,12 +270,13 @@ class Packer(OverlapSearch):
         lv = self._level
         if lv is None or e >= self.n:
             return e
-        rest = self.estimate(s, self.n) or 0
+        rest = (self.n - s) if self._plain else (self.estimate(s, self.n) or 0)
         k = -(-rest // self.size)  # the fewest chunks that can hold the rest
         if not 2 <= k <= _BALANCED_TAIL:
             return e
-        # never at or before lo: an overlapping chunk must reach past the one before it
-        t = max(self._reach(s, -(-rest // k) + self.plen(s)), lo + 1)
+        share = -(-rest // k)
+        t = min(self.n, s + share) if self._plain else self._reach(s, share + self.plen(s))
+        t = max(t, lo + 1)  # never at or before lo: an overlapping chunk must reach past the one before it
         if t >= e:
             return e
         if lv is Level.PARAGRAPH:  # window_cuts(PARAGRAPH, t - 1, e), read in place
@@ -320,7 +324,7 @@ class Packer(OverlapSearch):
         if e is None:  # a single grapheme larger than the budget: emit it, reported by size
             e = self.bnd.first_grapheme_end(s)
         while True:
-            yield s, e, self.count(s, e)
+            yield s, e, (e - s) if self._plain else self.count(s, e)
             if e >= n:
                 return
             nxt_s, nxt_e = e, None
