@@ -100,7 +100,7 @@ def _whole_region(region: Region, end_levels: Sequence[Level]) -> Span | None:
     paragraph, whose fast path takes the text end when it is within reach): a short section
     (most of a Markdown page's) then needs no packer and no boundaries."""
     m, n = region.measure, len(region.text)
-    if not n or not m.exact_index or min(end_levels) is not Level.PARAGRAPH:
+    if not n or not m.exact_index or Level.PARAGRAPH not in end_levels:  # the coarsest level
         return None
     size = m.count(0, n, region.prefix(0) if region.prefix else "")
     return (0, n, size) if size <= region.size else None

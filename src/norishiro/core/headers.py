@@ -30,10 +30,7 @@ class HeaderRenderer:
     def __init__(self, keys: Sequence[str] | None, template: str | None = None):
         self.keys = [k.strip() for k in (keys or []) if k.strip()]
         self.template = template
-
-    @property
-    def active(self) -> bool:
-        return bool(self.keys) or bool(self.template)
+        self.active = bool(self.keys) or bool(self.template)  # a header is rendered at all
 
     def render(self, metadata: dict[str, Any], headings: Sequence[str]) -> str:
         if not self.active:
