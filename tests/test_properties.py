@@ -308,6 +308,29 @@ def test_sentence_cuts_of_any_window_are_the_whole_texts(pieces):
         assert Boundaries(text).window_cuts(Level.SENTENCE, lo, hi) == [p for p in whole if lo < p <= hi]
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "word", ",", ";", "、", "，", " ", "   ", "\t", "\u3000", "\n", "あ", "漢", "/"])
+        | st.just("x\u0301"),
+        max_size=40,
+    ),
+    st.integers(1, 9),
+)
+def test_clause_and_word_cuts_of_any_window_are_the_whole_texts(pieces, width):
+    """A window's clause and word cuts are the whole text's cuts inside it, also when the
+    comma and the spaces after it begin before the window (the overlap search and balancing
+    look in short windows)."""
+    from norishiro.core.boundaries import Boundaries, Level
+
+    text = "".join(pieces)
+    for level in (Level.CLAUSE, Level.WORD):
+        whole = Boundaries(text).cuts(level)
+        for lo in range(0, len(text)):
+            hi = lo + width
+            assert Boundaries(text).window_cuts(level, lo, hi) == [p for p in whole if lo < p <= hi], (level, lo)
+
+
 _SENTENCE_PIECES = [
     "Dr. Smith",
     " (see p. 4",
@@ -706,6 +729,11 @@ def test_overlap_starts_found_one_by_one_are_the_merged_list(pieces, a, b, level
     whole = Packer(text, CharSizer().measure(text), 50, overlap=10)
     s, e = 0, len(text)
     assert list(lazy._overlap_iter(lv, s, e, lo, hi)) == whole._overlap_cands(lv, s, e, lo, hi)
+    # the search looks in successive windows: split anywhere, they find the same starts
+    # (a comma and its spaces, or a newline snapped past combining marks, across a split)
+    cut = (lo + hi) // 2
+    split = list(lazy._overlap_iter(lv, s, e, lo, cut)) + list(lazy._overlap_iter(lv, s, e, cut, hi))
+    assert split == whole._overlap_cands(lv, s, e, lo, hi)
 
 
 @settings(max_examples=300, deadline=None)

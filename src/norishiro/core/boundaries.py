@@ -29,7 +29,7 @@ from .chars import NL as _NL
 from .chars import snap as _snap
 from .glued import glued_line_cuts
 from .levels import LEVEL_NAMES, Level, parse_level
-from .newlines import last_lf_cut, lf_only, no_newline
+from .newlines import last_lf_cut, lf_only, no_newline, search_start
 from .sentences import lower_case_text, sentence_and_lower_cuts
 from .softwrap import SoftWraps
 
@@ -168,7 +168,7 @@ class Boundaries:
         while stop < n and text[stop].isspace() and stop - hi < 256:
             stop += 1
         stop = min(n, stop + 1)
-        ends = [m.end() for m in pattern.finditer(text, max(0, lo - 1), stop)]
+        ends = [m.end() for m in pattern.finditer(text, search_start(text, lo), stop)]
         if self._ascii and (pattern is self._para_re or pattern is self._line_re):
             # runs of line breaks: their ends are distinct and in order, and in ASCII text
             # none needs snapping onto a grapheme boundary
@@ -369,7 +369,7 @@ class Boundaries:
         if level is Level.LOWER_SENTENCE:
             return self._sentence_window(lo, hi, lower=True)
         if level is Level.CLAUSE or level is Level.WORD:
-            plain = text[max(0, lo - 1) : min(n, hi + 258)].isascii()  # all _regex_cuts reads
+            plain = text[search_start(text, lo) : min(n, hi + 258)].isascii()  # all _regex_cuts reads
             if level is Level.CLAUSE:
                 return self._regex_cuts(_CLAUSE_ASCII if plain else _CLAUSE, lo, hi)
             return self._regex_cuts(_WORD_ASCII if plain else _WORD, lo, hi)

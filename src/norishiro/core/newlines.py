@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .chars import EXTEND, snap
 
-__all__ = ["lf_only", "no_newline", "last_lf_cut"]
+__all__ = ["lf_only", "no_newline", "last_lf_cut", "search_start"]
 
 
 def lf_only(text: str) -> bool:
@@ -24,10 +24,24 @@ def lf_only(text: str) -> bool:
     )
 
 
+def search_start(text: str, lo: int) -> int:
+    """Where a search for the cuts in ``(lo, ...]`` must begin: before ``lo`` by the white
+    space and combining marks there, and one character more. A clause cut (a comma and the
+    spaces after it) or a newline's cut snapped past combining marks ends inside the window
+    although its first character stands before it."""
+    start = min(max(0, lo - 1), len(text))
+    while start > 0 and lo - start < 256:
+        c = text[start - 1]
+        if not (c.isspace() or (c >= "\u0300" and EXTEND.match(c))):
+            break
+        start -= 1
+    return max(0, start - 1)
+
+
 def no_newline(text: str, lo: int, hi: int) -> bool:
-    """No newline where a line cut in ``(lo, hi]`` could follow one (the newline search
-    starts at ``lo - 1`` too): the window needs no search."""
-    return text.find("\n", max(0, lo - 1), hi) < 0
+    """No newline where a line cut in ``(lo, hi]`` could follow one (searched from
+    ``search_start``): the window needs no search."""
+    return text.find("\n", search_start(text, lo), hi) < 0
 
 
 def last_lf_cut(text: str, lo: int, hi: int) -> list[int]:

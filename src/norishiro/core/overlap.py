@@ -39,10 +39,11 @@ class OverlapSearch:
         lo = self._overlap_lo(s, e)
         for level in self.overlap_levels:
             if self.exact:
-                # every cut after lo fits, and the first is the longest overlap: look in
-                # short windows (sentence rules are the costly part) and go on only if asked
+                # every cut after lo fits, and the first is the longest overlap: look in a
+                # window about half the usual overlap long first (each window costs a round of
+                # look-ups, each character little) and go on only if asked
                 found = False
-                a, step = lo, 48
+                a, step = lo, 128
                 while a < e - 1:
                     b = min(e - 1, a + step)
                     for c in self._overlap_iter(level, s, e, a, b):
