@@ -150,8 +150,7 @@ def iter_chunks(
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         for i, (s, e, n) in enumerate(chunker.spans(region)):
-            c = Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
-            yield _paged(c, doc) if doc.pages else c
+            yield _paged(Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {}), doc)
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     regions = _Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)

@@ -589,14 +589,6 @@ static Py_ssize_t glued_mark_last(State *st, Py_ssize_t i, Py_ssize_t n) {
     return -1;
 }
 
-/* A tuple of two new lists, whose references it takes (NULL, both released, on failure). */
-static PyObject *pair_of(PyObject *x, PyObject *y) {
-    PyObject *out = x && y ? PyTuple_Pack(2, x, y) : NULL;
-    Py_XDECREF(x);
-    Py_XDECREF(y);
-    return out;
-}
-
 /* glued_hint(text, a, b): 1 when a mark lies in text[a:b] (the caller looks closer), 0
    otherwise */
 static PyObject *glued_hint(PyObject *self, PyObject *args) {
@@ -625,9 +617,15 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
 static PyObject *line_start_hints(PyObject *self, PyObject *args) {
     PyObject *text, *positions, *firsts;
     if (!PyArg_ParseTuple(args, "UO!U", &text, &PyList_Type, &positions, &firsts)) return NULL;
-    static CharSet first; /* filled for each call */
-    memset(&first, 0, sizeof first);
-    if (fill_set(&first, firsts) < 0) return NULL;
+    /* filled when firsts changes: the packer asks for every window with the same string */
+    static CharSet first;
+    static PyObject *filled_from = NULL;
+    if (firsts != filled_from) {
+        memset(&first, 0, sizeof first);
+        if (fill_set(&first, firsts) < 0) return NULL;
+        Py_INCREF(firsts);
+        Py_XSETREF(filled_from, firsts);
+    }
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
@@ -688,7 +686,10 @@ static PyObject *paragraph_ends(PyObject *self, PyObject *args) {
         i = last;
     }
     if (i == -2) goto fail;
-    return pair_of(ends, suspects);
+    PyObject *out = PyTuple_Pack(2, ends, suspects);
+    Py_DECREF(ends);
+    Py_DECREF(suspects);
+    return out;
 fail:
     Py_XDECREF(ends);
     Py_XDECREF(suspects);

@@ -159,8 +159,9 @@ class Boundaries:
                 out.append(p)
         return out
 
-    def _regex_cuts(self, pattern: regex.Pattern, lo: int, hi: int) -> list[int]:
-        """Match ends of ``pattern`` in ``(lo, hi]``, snapped onto grapheme boundaries."""
+    def _regex_cuts(self, pattern: regex.Pattern, lo: int, hi: int, start: int | None = None) -> list[int]:
+        """Match ends of ``pattern`` in ``(lo, hi]``, snapped onto grapheme boundaries
+        (``start``: ``search_start(text, lo)`` when the caller has it already)."""
         text, n = self.text, len(self.text)
         # extend the search past hi to the next non-space so that a separator run is never
         # seen truncated (which could cut between CR and LF)
@@ -168,7 +169,9 @@ class Boundaries:
         while stop < n and text[stop].isspace() and stop - hi < 256:
             stop += 1
         stop = min(n, stop + 1)
-        ends = [m.end() for m in pattern.finditer(text, search_start(text, lo), stop)]
+        if start is None:
+            start = search_start(text, lo)
+        ends = [m.end() for m in pattern.finditer(text, start, stop)]
         if self._ascii and (pattern is self._para_re or pattern is self._line_re):
             # runs of line breaks: their ends are distinct and in order, and in ASCII text
             # none needs snapping onto a grapheme boundary
@@ -369,10 +372,11 @@ class Boundaries:
         if level is Level.LOWER_SENTENCE:
             return self._sentence_window(lo, hi, lower=True)
         if level is Level.CLAUSE or level is Level.WORD:
-            plain = text[search_start(text, lo) : min(n, hi + 258)].isascii()  # all _regex_cuts reads
+            start = search_start(text, lo)
+            plain = text[start : min(n, hi + 258)].isascii()  # all _regex_cuts reads
             if level is Level.CLAUSE:
-                return self._regex_cuts(_CLAUSE_ASCII if plain else _CLAUSE, lo, hi)
-            return self._regex_cuts(_WORD_ASCII if plain else _WORD, lo, hi)
+                return self._regex_cuts(_CLAUSE_ASCII if plain else _CLAUSE, lo, hi, start)
+            return self._regex_cuts(_WORD_ASCII if plain else _WORD, lo, hi, start)
         # GRAPHEME: lo is always a boundary (every chunk starts at one), so \X is exact here.
         out: list[int] = []
         for m in _GRAPHEME.finditer(text, lo, n):

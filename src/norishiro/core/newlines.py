@@ -1,5 +1,6 @@
 """Newline searches for texts whose only line break is "\\n" (nearly all): the string
-library's own searches, forwards and backwards, in place of a pattern over the window."""
+library's own searches, forwards and backwards, in place of a pattern over the window; and
+where any search for a window's cuts must begin (``search_start``)."""
 
 from __future__ import annotations
 

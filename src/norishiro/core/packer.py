@@ -75,14 +75,20 @@ class Packer(OverlapSearch):
         # where it is asked per chunk)
         self._plain = self.exact and not prefix
         # spans kept whole (code, tables, lists with their lead-in) when they fit
-        fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size)) if atoms else ()
-        self._atom_starts: list[int] = [a for a, _ in fitting] if fitting else []
-        self._atom_ends: list[int] = [b for _, b in fitting] if fitting else []
+        self._atom_starts: list[int] = []
+        self._atom_ends: list[int] = []
+        if atoms:
+            fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
+            self._atom_starts = [a for a, _ in fitting]
+            self._atom_ends = [b for _, b in fitting]
         # headings on their own lines, (start, where their text begins): a chunk should not
         # end on a heading, which belongs to the text after it
-        heads = sorted((a, b) for a, b in heads if b > a) if heads else ()
-        self._head_starts: list[int] = [a for a, _ in heads] if heads else []
-        self._head_bodies: list[int] = [b for _, b in heads] if heads else []
+        self._head_starts: list[int] = []
+        self._head_bodies: list[int] = []
+        if heads:
+            ordered = sorted((a, b) for a, b in heads if b > a)
+            self._head_starts = [a for a, _ in ordered]
+            self._head_bodies = [b for _, b in ordered]
 
     def prefix(self, s: int) -> str:
         return self._prefix(s) if self._prefix else ""
