@@ -7,7 +7,8 @@ change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
   the overlap search asks for, with their time.
 * ``loop``: per document, norishiro against LangChain on one shape, each in a loop of its
   own (warm) and interleaved document by document as ``shapes.py`` times them (each
-  document follows the other's run).
+  document follows the other's run); and how many chunks plain and structure-aware
+  chunking make.
 
     python benchmarks/costs.py overlap [--shape hard-wrapped] [--lang en]
     python benchmarks/costs.py loop [--shape clinical-flat] [--lang ja]
@@ -90,6 +91,9 @@ def loop(docs: list[str], reps: int) -> None:
     for name, fn in fns.items():
         per = _cpu(lambda fn=fn: [fn(d) for d in docs], reps * 20) / len(docs)
         print(f"{name}: {per * 1e6:.1f} µs a document in a loop of its own")
+    plain = sum(len(fns["norishiro"](d)) for d in docs)
+    sectioned = sum(len(list(norishiro.iter_chunks(d, size=2000))) for d in docs)
+    print(f"chunks: {plain} plain, {sectioned} with structure on (a chunk per section at least)")
     from run import bench
 
     times = bench(docs, fns, reps * 20)
