@@ -3,7 +3,7 @@
 text: the same texts chunked with ``structure=False`` and ``structure=True``.
 
     python benchmarks/structure.py [--reps 5]
-    python benchmarks/structure.py --shapes [--parts] [--greedy] [--against OLD/src] [--rounds 2]
+    python benchmarks/structure.py --shapes [--parts] [--overlap] [--greedy] [--against OLD/src] [--rounds 2]
 
 Prints the best time of ``--reps`` runs over each corpus (sections, tables and lists are
 found, chunks do not cross sections, headings stay with their text). ``--shapes`` uses the
@@ -12,6 +12,7 @@ another checkout's ``src`` folder too, each in its own process, alternating for 
 rounds, for a before and after on one machine at one time (best over the rounds).
 ``--parts`` adds where structure-on time goes: ``find_sections`` and ``find_atoms`` alone,
 and structure on with the provider answering no atoms, or one section for the whole text.
+``--overlap`` adds plain text with a 12.5% overlap (250 characters).
 ``--greedy`` chunks with ``balance=False`` (only for checkouts that have the option).
 ``NORISHIRO_PURE_PYTHON=1`` in front times the pure-Python path.
 """
@@ -70,7 +71,7 @@ def corpus_table(reps: int) -> None:
             print(f"| {lang} | {label} | {plain * 1000:.0f} | {structured * 1000:.0f} |")
 
 
-def shape_times(reps: int, parts: bool, greedy: bool) -> dict[str, dict[str, float]]:
+def shape_times(reps: int, parts: bool, greedy: bool, overlap: bool = False) -> dict[str, dict[str, float]]:
     """{"shape lang": {column: ms}} with the norishiro on sys.path."""
     from norishiro.core import structure
     from shapes import shape_docs
@@ -83,6 +84,8 @@ def shape_times(reps: int, parts: bool, greedy: bool) -> dict[str, dict[str, flo
             "plain": best_time(docs, reps, time.process_time, structure=False, **opts),
             "structure on": best_time(docs, reps, time.process_time, **opts),
         }
+        if overlap:
+            row["overlap 250"] = best_time(docs, reps, time.process_time, structure=False, overlap=250, **opts)
         if not parts:
             continue
         for name, fn in (("find_sections", structure.find_sections), ("find_atoms", structure.find_atoms)):
@@ -101,21 +104,21 @@ def shape_times(reps: int, parts: bool, greedy: bool) -> dict[str, dict[str, flo
     return {k: {c: v * 1000 for c, v in row.items()} for k, row in out.items()}
 
 
-def _child(src: Path, reps: int, parts: bool, greedy: bool) -> dict[str, dict[str, float]]:
+def _child(src: Path, reps: int, parts: bool, greedy: bool, overlap: bool) -> dict[str, dict[str, float]]:
     env = dict(os.environ, PYTHONPATH=str(src))
     args = [sys.executable, str(Path(__file__).resolve()), "--child", str(src), "--reps", str(reps)]
-    args += ["--parts"] * parts + ["--greedy"] * greedy
+    args += ["--parts"] * parts + ["--greedy"] * greedy + ["--overlap"] * overlap
     return json.loads(subprocess.run(args, env=env, check=True, capture_output=True, text=True).stdout)
 
 
-def shapes_table(reps: int, rounds: int, against: Path | None, parts: bool, greedy: bool) -> None:
+def shapes_table(reps: int, rounds: int, against: Path | None, parts: bool, greedy: bool, overlap: bool) -> None:
     trees = {"this": HERE.parent / "src"}
     if against:
         trees["against"] = against
     best: dict[str, dict[str, dict[str, float]]] = {}
     for _ in range(rounds):
         for name, src in trees.items():
-            got = _child(src, reps, parts, greedy)
+            got = _child(src, reps, parts, greedy, overlap)
             keep = best.setdefault(name, got)
             for key, row in got.items():
                 keep[key] = {c: min(keep[key][c], v) for c, v in row.items()}
@@ -136,6 +139,7 @@ def main() -> None:
     ap.add_argument("--shapes", action="store_true", help="the shapes of benchmarks/shapes.py, characters at 2,000")
     ap.add_argument("--parts", action="store_true", help="with --shapes: where structure-on time goes")
     ap.add_argument("--greedy", action="store_true", help="with --shapes: balance=False")
+    ap.add_argument("--overlap", action="store_true", help="with --shapes: plain text with 250 characters of overlap")
     ap.add_argument("--against", type=Path, help="another checkout's src folder, timed in the same rounds")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
@@ -146,11 +150,11 @@ def main() -> None:
         import norishiro  # this checkout's, before shapes.py puts its own src first
 
         assert Path(norishiro.__file__).resolve().is_relative_to(a.child.resolve()), norishiro.__file__
-        print(json.dumps(shape_times(a.reps, a.parts, a.greedy)))
+        print(json.dumps(shape_times(a.reps, a.parts, a.greedy, a.overlap)))
         return
     sys.path.insert(0, str(HERE.parent / "src"))
-    if a.shapes or a.against or a.parts or a.greedy:
-        shapes_table(a.reps, a.rounds, a.against, a.parts, a.greedy)
+    if a.shapes or a.against or a.parts or a.greedy or a.overlap:
+        shapes_table(a.reps, a.rounds, a.against, a.parts, a.greedy, a.overlap)
     else:
         corpus_table(a.reps)
 

@@ -1,6 +1,10 @@
 """Hard-wrapped text: a newline inside a sentence is a soft wrap, not a line boundary."""
 
+import bisect
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import norishiro
 from clinical import hard_wrap, load_facts, remove_single_newlines, sample_paths
@@ -8,7 +12,7 @@ from invariants import check_chunks
 from norishiro.analysis.lint import lint_chunks
 from norishiro.chunk import Chunk
 from norishiro.core.boundaries import Boundaries, Level
-from norishiro.core.softwrap import soft_wraps
+from norishiro.core.softwrap import SoftWraps, soft_wraps
 
 
 def _after_sentence(text, b, c):
@@ -110,3 +114,60 @@ def test_lint_reports_soft_wraps_and_cuts_at_them():
     chunks = [Chunk(text[:p], 0, p, 0, p), Chunk(text[p:], p, len(text), 1, len(text) - p)]
     s = lint_chunks(text, chunks, size=100).summary()
     assert s["soft_wraps"] == 2 and s["boundaries_at_soft_wraps"] + s["findings"]["negation"] >= 1
+
+
+# lines of the kinds the decisions tell apart: words, sentence ends, labels, list items,
+# rows, fences, headings, Japanese, blank lines, CR, wide and short lines
+_LINE_PARTS = st.sampled_from(
+    [
+        "the line goes on",
+        "The Line Goes On",
+        "ends here.",
+        "a comma,",
+        "Label: value",
+        "所見：異常なし",
+        "- item",
+        "1. step",
+        "| a | b |",
+        "a\tb\tc",
+        "```",
+        "~~~",
+        "`x`",
+        "# Heading",
+        "【所見】",
+        "右肺に結節影を認めるが",
+        "増大はない。",
+        "Na 140 mEq/L",
+        "    code",
+        "===",
+        "",
+        " ",
+        "\r",
+        "x" * 30,
+        "word " * 12,
+    ]
+)
+
+
+@settings(deadline=None)
+@given(st.lists(st.lists(_LINE_PARTS, min_size=0, max_size=3).map(" ".join), min_size=1, max_size=12))
+def test_soft_decisions_from_two_lines_agree_with_the_paragraph_profile(lines):
+    """A newline decided from its two lines alone (before any paragraph profile) gets the
+    answer the profile gives, asked in order, in reverse, or one at a time."""
+    text = "\n".join(lines)
+    b = Boundaries(text)
+    paras = b.paragraph_cuts()
+    nls = [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    bounds = [0, *paras, len(text)]
+    want = {}
+    for s, e in zip(bounds, bounds[1:]):
+        if e > s:
+            soft = set(soft_wraps(text, s, e))
+            want.update({p: p in soft for p in nls if s < p <= e})
+    for order in (nls, nls[::-1]):
+        sw = SoftWraps(text)
+        for p in order:
+            i = bisect.bisect_right(paras, p - 1)
+            s, e = (paras[i - 1] if i else 0), (paras[i] if i < len(paras) else len(text))
+            assert sw.is_soft(p, s, e) == want[p], (p, text)
+            assert SoftWraps(text).is_soft(p, s, e) == want[p], (p, text)

@@ -190,10 +190,37 @@ class SoftWraps:
             return got
         para = self._paras.get(start)
         if para is None:
+            # most newlines are decided by their two lines alone: profile the paragraph (its
+            # width, its fences) only for one that is not
+            got = self._by_lines(p, start, end)
+            if got is not None:
+                self._known[p] = got
+                return got
             para = self._paras[start] = _Paragraph(self.text, start, end)
         i = bisect_left(para.ends, p)
         got = self._known[p] = i < len(para.ends) - 1 and para.ends[i] == p and para.soft(i)
         return got
+
+    def _by_lines(self, p: int, start: int, end: int) -> bool | None:
+        """The decision of :meth:`_Paragraph.soft` for the newline before ``p`` when it does
+        not depend on whether the line is full (on the paragraph's width), None otherwise.
+        A paragraph with a fence mark in it is left to the profile."""
+        text = self.text
+        if p >= end:
+            return False  # after the paragraph's last line
+        for mark in "`~":  # one character looked for first, as in the profile
+            if text.find(mark, start, end) >= 0 and text.find(mark * 2, start, end) >= 0:
+                return None
+        b = text.find("\n", p, end)
+        cur = text[max(start, text.rfind("\n", start, p - 1) + 1) : p - 1].rstrip("\r")
+        nxt = text[p : end if b < 0 else b].rstrip("\r")
+        if not cur.strip() or not nxt.strip() or _rows(cur, nxt) or _TERMINAL.search(cur):
+            return False  # so whether the line is full or not
+        if _hard(cur, nxt):
+            return False if _STRONG_NEXT.match(nxt) else None
+        # not hard: a full line is soft unless the next begins a block; a short one, if it
+        # evidently continues
+        return True if _continues(cur, nxt) and not _STRONG_NEXT.match(nxt) else None
 
 
 def soft_wraps(text: str, start: int = 0, end: int | None = None) -> list[int]:
