@@ -313,3 +313,70 @@ def test_the_heading_line_filter_drops_no_heading(lines, eol, markdown, extra):
         with mock.patch.object(compiled, "PURE", pure):
             got = [(s.start, s.end, s.headings, s.body) for s in find_sections(text, labels, markdown=markdown)]
         assert got == reference, f"pure={pure}"
+
+
+# lines that atoms are made of, and near misses: fences, tables and delimiter rows, tab
+# rows, lead-in colons (with spaces, tabs, CR after them) before list items of every kind
+_ATOM_LINES = [
+    "```",
+    "~~~",
+    "  ```py",
+    "``",
+    "| a | b |",
+    "|---|---|",
+    " | :-- | --: |",
+    "|x|",
+    "a\tb\tc",
+    "Steps:",
+    "手順：",
+    "Note: \t",
+    "Note:\r",
+    "- one",
+    "* two",
+    "+ three",
+    "・項目",
+    "• dot",
+    "● 黒丸",
+    "○ 白丸",
+    "1. first",
+    "١. arabic digit",
+    "(1) paren",
+    "（２）全角",
+    "① 丸数字",
+    "⑳ last",
+    "㉑ beyond",
+    "\t- tabbed",
+    "plain text",
+    "",
+    " ",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_ATOM_LINES) | st.text(max_size=6), max_size=30), st.sampled_from(["\n", "\r\n"]))
+def test_atoms_are_the_same_with_the_compiled_line_scan_and_without(lines, eol):
+    """find_atoms tries its patterns only where the compiled scan of the lines says they
+    may match (fences, tables, lead-in colons); without it, they search the whole text."""
+    from norishiro.core import compiled
+
+    text = eol.join(lines)
+    got = {}
+    for pure in (True, False):
+        with mock.patch.object(compiled, "PURE", pure):
+            got[pure] = [(a.start, a.end, a.kind, a.body_start, a.header) for a in find_atoms(text)]
+    assert got[False] == got[True]
+
+
+def test_atoms_are_the_same_with_and_without_the_line_scan_for_every_pair_of_lines():
+    """Every two of those lines, one under the other, with a line before and after."""
+    from norishiro.core import compiled
+
+    for a in _ATOM_LINES:
+        for b in _ATOM_LINES:
+            for eol in ("\n", "\r\n"):
+                text = eol.join(["x", a, b, "y"])
+                got = {}
+                for pure in (True, False):
+                    with mock.patch.object(compiled, "PURE", pure):
+                        got[pure] = [(x.start, x.end, x.kind, x.body_start, x.header) for x in find_atoms(text)]
+                assert got[False] == got[True], repr(text)

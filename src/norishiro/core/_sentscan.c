@@ -696,35 +696,13 @@ fail:
     return NULL;
 }
 
-/* The line scans of structure.find_sections and find_atoms: a test of the line after each
-   "\n" (its first position), which returns the positions of the newlines whose line passes. */
+/* The line tests of structure_lines (for structure.find_sections and find_atoms): a test
+   of the line after a "\n", given its first position. */
 typedef struct {
     const CharSet *set;
     Py_ssize_t longest; /* heading lines: the longest label, 0 when a label is not one word */
     int table;          /* table lines: the next line must start like a delimiter row */
 } LineTest;
-
-static PyObject *scan_lines(PyObject *text, int (*passes)(State *, Py_ssize_t, const LineTest *), const LineTest *t) {
-    State state = {0}, *st = &state;
-    st->kind = PyUnicode_KIND(text);
-    st->data = PyUnicode_DATA(text);
-    st->n = PyUnicode_GET_LENGTH(text);
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    Py_ssize_t i = 0;
-    while ((i = PyUnicode_FindChar(text, '\n', i, st->n, 1)) >= 0) { /* the string library's fast search */
-        if (passes(st, i + 1, t) && append_cut(out, i) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        i++;
-    }
-    if (i == -2) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    return out;
-}
 
 static int is_cased_beyond_ascii(Py_UCS4 c) {
     return c > 127 && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
@@ -745,6 +723,14 @@ static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
     return k >= n || AT(k) == '\n' || AT(k) == ':' || AT(k) == 0xFF1A;
 }
 
+/* A line that may be a heading: a superset of the lines find_sections' full test takes
+   (that test decides). After spaces and tabs it starts with # ＃ 【 [ ［ ■ □ ◆ ◇ ● ◎ ▼ ▶,
+   with ``` or ~~~, with a run of = or - that ends the line, with three of * ^ " + _, with
+   a SOAP letter, white space and : ： ) ）, or with a label's word, after one or two digits
+   and . ． ) ） or not. A label's word starts with one of the initials (lower case; a
+   cased letter beyond ASCII is let through, for the rarer case foldings); with longest > 0
+   (every label is word characters) it is at most that long and followed by white space up
+   to a colon or the line's end. */
 static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
     Py_ssize_t n = st->n;
     while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
@@ -791,28 +777,9 @@ static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
     return label_word_at(st, j, t);
 }
 
-/* heading_lines(nl_text, initials, longest) -> positions of the "\n" before every line that
-   may be a heading, for structure.find_sections: a superset of the lines its full test
-   takes (that test decides), found in one pass. A line may be one when, after spaces and
-   tabs, it starts with # ＃ 【 [ ［ ■ □ ◆ ◇ ● ◎ ▼ ▶, with ``` or ~~~, with a run of = or -
-   that ends the line, with three of * ^ " + _, with a SOAP letter, white space and : ： ) ）,
-   or with a label's word, after one or two digits and . ． ) ） or not. A label's word
-   starts with one of ``initials`` (lower case; a cased letter beyond ASCII is let through,
-   for the rarer case foldings); with ``longest`` > 0 (every label is word characters) it is
-   at most that long and followed by white space up to a colon or the line's end. */
-static PyObject *heading_lines(PyObject *self, PyObject *args) {
-    PyObject *text, *initials;
-    Py_ssize_t longest;
-    if (!PyArg_ParseTuple(args, "UUn", &text, &initials, &longest)) return NULL;
-    static CharSet first; /* the labels' initials: filled for each call */
-    memset(&first, 0, sizeof first);
-    if (fill_set(&first, initials) < 0) return NULL;
-    LineTest t = {&first, longest, 0};
-    return scan_lines(text, heading_line_at, &t);
-}
-
-/* A line that starts (after spaces and tabs) with one of the set's characters, and with
-   table, whose next line starts like a table's delimiter row. */
+/* A line that starts (after spaces and tabs) with one of the set's characters (where a
+   code fence may start), and with table, whose next line starts like a table's delimiter
+   row (spaces, an optional | and :, and "--"). */
 static int starting_line_at(State *st, Py_ssize_t j, const LineTest *t) {
     Py_ssize_t n = st->n;
     while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
@@ -829,19 +796,65 @@ static int starting_line_at(State *st, Py_ssize_t j, const LineTest *t) {
     return k + 1 < n && AT(k) == '-' && AT(k + 1) == '-';
 }
 
-/* line_starts(nl_text, chars, table) -> positions of the "\n" before every line whose first
-   character after spaces and tabs is one of chars: where a code fence may start, or with
-   table a Markdown table (the next line then starts like its delimiter row: spaces, an
-   optional | and :, and "--"); structure.find_atoms tries its patterns there only */
-static PyObject *line_starts(PyObject *self, PyObject *args) {
-    PyObject *text, *chars;
-    int table;
-    if (!PyArg_ParseTuple(args, "UUp", &text, &chars, &table)) return NULL;
-    static CharSet want; /* filled for each call */
-    memset(&want, 0, sizeof want);
-    if (fill_set(&want, chars) < 0) return NULL;
-    LineTest t = {&want, 0, table};
-    return scan_lines(text, starting_line_at, &t);
+/* A list item's first character, as structure._LEAD_HINTS reads it: ・ • ● ○ - * + a
+   decimal digit ( （ or ① to ⑳. */
+static int is_list_mark(Py_UCS4 c) {
+    return c == 0x30FB || c == 0x2022 || c == 0x25CF || c == 0x25CB || c == '-' || c == '*' || c == '+' ||
+           c == '(' || c == 0xFF08 || (c >= 0x2460 && c <= 0x2473) || Py_UNICODE_ISDECIMAL(c);
+}
+
+/* The colon that ends the line before the "\n" at i (spaces, tabs and a "\r" after it),
+   when the next line starts (after spaces and tabs) like a list item; else -1. */
+static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
+    Py_ssize_t k = i - 1, n = st->n;
+    if (k >= 0 && AT(k) == '\r') k--;
+    while (k >= 0 && (AT(k) == ' ' || AT(k) == '\t')) k--;
+    if (k < 0 || (AT(k) != ':' && AT(k) != 0xFF1A)) return -1;
+    Py_ssize_t j = i + 1;
+    while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
+    return j < n && is_list_mark(AT(j)) ? k : -1;
+}
+
+/* structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints):
+   in one pass over the lines, the positions of the "\n" before every line that may be a
+   heading (for the labels' initials and longest word), may open a code fence ` ~, or may
+   start a Markdown table |; and where structure._LEAD_HINTS match (the colon of a line that
+   ends with one, before a list item). find_sections and find_atoms try their patterns there
+   only. */
+static PyObject *structure_lines(PyObject *self, PyObject *args) {
+    PyObject *text, *initials;
+    Py_ssize_t longest;
+    if (!PyArg_ParseTuple(args, "UUn", &text, &initials, &longest)) return NULL;
+    static CharSet first, fence, bar; /* the labels' initials are filled for each call */
+    memset(&first, 0, sizeof first);
+    if (fill_set(&first, initials) < 0) return NULL;
+    if (!fence.bmp['`' >> 3]) {
+        fence.bmp['`' >> 3] |= 1 << ('`' & 7);
+        fence.bmp['~' >> 3] |= 1 << ('~' & 7);
+        bar.bmp['|' >> 3] |= 1 << ('|' & 7);
+    }
+    LineTest th = {&first, longest, 0}, tf = {&fence, 0, 0}, tt = {&bar, 0, 1};
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    st->n = PyUnicode_GET_LENGTH(text);
+    PyObject *lists[4] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)};
+    PyObject *out = NULL;
+    for (int k = 0; k < 4; k++)
+        if (!lists[k]) goto done;
+    Py_ssize_t i = 0, c;
+    while ((i = PyUnicode_FindChar(text, '\n', i, st->n, 1)) >= 0) {
+        if ((heading_line_at(st, i + 1, &th) && append_cut(lists[0], i) < 0) ||
+            (starting_line_at(st, i + 1, &tf) && append_cut(lists[1], i) < 0) ||
+            (starting_line_at(st, i + 1, &tt) && append_cut(lists[2], i) < 0) ||
+            ((c = lead_colon(st, i)) >= 0 && append_cut(lists[3], c) < 0))
+            goto done;
+        i++;
+    }
+    if (i != -2) out = PyTuple_Pack(4, lists[0], lists[1], lists[2], lists[3]);
+done:
+    for (int k = 0; k < 4; k++) Py_XDECREF(lists[k]);
+    return out;
 }
 
 /* for tests: the fixed character tests against the Python module's own classes (the
@@ -864,10 +877,8 @@ static PyMethodDef methods[] = {
      "line_start_hints(text, positions, firsts) -> the positions where a lost line may begin"},
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
-    {"line_starts", line_starts, METH_VARARGS,
-     "line_starts(nl_text, chars, table) -> positions of the newline before each line that starts with one of chars"},
-    {"heading_lines", heading_lines, METH_VARARGS,
-     "heading_lines(nl_text, initials, longest) -> positions of the newline before each line that may be a heading"},
+    {"structure_lines", structure_lines, METH_VARARGS,
+     "structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
     {"classes", classes, METH_O,
      "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint, bracket, glued_first)"},
     {NULL, NULL, 0, NULL},

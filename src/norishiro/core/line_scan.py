@@ -1,7 +1,8 @@
 """Where the lines a structure pattern can match start, found in one pass: the compiled
-scans of ``_sentscan.c`` (a line that may be a heading, fence or table), or, without them,
-the regular expressions' own search. Either way the patterns of ``structure`` decide; the
-scans only spare them the lines where they cannot match (tests compare both ways).
+scan of ``_sentscan.c`` (a line that may be a heading, open a fence, start a table or end
+with a list's lead-in colon), or, without it, the regular expressions' own search. Either
+way the patterns of ``structure`` decide; the scan only spares them the lines where they
+cannot match (tests compare both ways).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from functools import lru_cache
 
 from . import compiled
 
-__all__ = ["heading_lines", "starting_lines", "line_matches"]
+__all__ = ["TextLines", "line_matches"]
 
 
 @lru_cache(maxsize=8)
@@ -24,22 +25,22 @@ def _label_initials(labels: tuple[str, ...]) -> tuple[str, int]:
     return initials, max((len(x) for x in labels), default=0) if wordy else 0
 
 
-def heading_lines(nl_text: str, labels: tuple[str, ...], quick: re.Pattern) -> Iterable[int]:
-    """Where the lines that may be headings start (the newline before each, in ``nl_text``):
-    compiled, one pass that also reads a label's word; else the quick filter's matches."""
-    if compiled.active():
-        try:
-            return compiled.native.heading_lines(nl_text, *_label_initials(labels))
-        except ValueError:  # more than 16 initials beyond U+FFFF: the pattern handles any
-            pass
-    return (q.start() for q in quick.finditer(nl_text))
+class TextLines:
+    """A text with a newline put in front (structure patterns start with one), and, compiled,
+    where its heading, fence, table and lead-in lines are, found in one pass that
+    ``find_sections`` and ``find_atoms`` share; ``None`` fields: search with the patterns."""
 
+    __slots__ = ("nl_text", "headings", "fences", "tables", "lead_hints")
 
-def starting_lines(t: str, chars: str, table: bool = False) -> list[int] | None:
-    """Compiled: where (the newline before) every line of ``t`` starts with one of
-    ``chars`` after spaces and tabs, with ``table`` only those whose next line starts like a
-    table's delimiter row; None without the compiled module (search the whole text)."""
-    return compiled.native.line_starts(t, chars, table) if compiled.active() else None
+    def __init__(self, text: str, labels: tuple[str, ...]):
+        self.nl_text = "\n" + text
+        self.headings = self.fences = self.tables = self.lead_hints = None
+        if compiled.active():
+            try:
+                got = compiled.native.structure_lines(self.nl_text, *_label_initials(labels))
+            except ValueError:  # more than 16 initials beyond U+FFFF: the patterns handle any
+                return
+            self.headings, self.fences, self.tables, self.lead_hints = got
 
 
 def line_matches(pattern: re.Pattern, t: str, lines: list[int] | None) -> Iterable[re.Match]:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from .chars import columns
 from .labels import DEFAULT_LABELS, SOAP_NAMES
-from .line_scan import heading_lines, line_matches, starting_lines
+from .line_scan import TextLines, line_matches
 
 __all__ = [
     "Section",
@@ -127,7 +127,11 @@ def _trie(words: Sequence[str]) -> str:
 
 
 def find_sections(
-    text: str, labels: Sequence[str] = DEFAULT_LABELS, markdown: bool = True, outline: Sequence[int] | None = None
+    text: str,
+    labels: Sequence[str] = DEFAULT_LABELS,
+    markdown: bool = True,
+    outline: Sequence[int] | None = None,
+    lines: TextLines | None = None,
 ) -> list[Section]:
     """Split ``text`` into sections, each with its heading path; they cover the text.
 
@@ -137,6 +141,7 @@ def find_sections(
     that can start a heading are looked at (one regex pass), so long texts stay cheap.
     ``outline``: the only line starts where a Markdown heading may be (the heading lines a
     loader wrote); other ``#`` lines and setext underlines are then body text.
+    ``lines``: the text's line scan, when ``find_atoms`` shares it (made for these labels).
     """
     allowed = None if outline is None else set(outline)
     key = tuple(labels)
@@ -148,10 +153,12 @@ def find_sections(
     fieldl: str | None = None
     in_fence = False
     last_heading_end = -1
-    nl_text = "\n" + text
+    if lines is None:
+        lines = TextLines(text, key)
+    nl_text = lines.nl_text
     # a text with reStructuredText titles ranks every adorned title in the order its style appears
-    lines = list(heading_lines(nl_text, key, quick))
-    rest = markdown and allowed is None and _is_rest(text, nl_text, lines)
+    heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(nl_text)]
+    rest = markdown and allowed is None and _is_rest(text, nl_text, heads)
     styles: list[tuple[str, bool]] = []
 
     def path() -> list[str]:
@@ -161,7 +168,7 @@ def find_sections(
         """The heading line holds nothing but the heading."""
         return m is None or not line[m.end() :].strip()
 
-    for q in lines:
+    for q in heads:
         m0 = cand.match(nl_text, q)
         if m0 is None:
             continue
@@ -309,20 +316,23 @@ _LEAD_LIST = re.compile(
 )
 
 
-def find_atoms(text: str) -> list[Atom]:
+def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     """Fenced code blocks, tables (Markdown and tab-separated) and lead-in + list spans,
     disjoint and sorted; the header rows of a table are kept for repetition.
 
     Patterns start with a literal newline and run over "\\n" + text (positions shift by
-    one), which lets the regex engine jump between lines."""
-    t = "\n" + text
+    one), which lets the regex engine jump between lines. ``lines``: the text's line scan,
+    when ``find_sections`` shares it."""
+    if lines is None:
+        lines = TextLines(text, DEFAULT_LABELS)
+    t = lines.nl_text
     found: list[Atom] = []
-    # compiled: a pass finds the lines where a fence or a table may start; else a search
-    # for each pattern over a text that holds what it needs
-    fences = starting_lines(t, "`~")
+    # compiled: the line scan found the lines where a fence or a table may start; else a
+    # search for each pattern over a text that holds what it needs
+    fences = lines.fences
     if fences is not None or "```" in text or "~~~" in text:
         found += [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in line_matches(_FENCED, t, fences)]
-    tables = starting_lines(t, "|", table=True)
+    tables = lines.tables
     if tables is not None or "|" in text:
         found += [
             Atom(m.start(1) - 1, m.end(1) - 1, "table", body_start=m.end(2) - 1, header=m.group(2))
@@ -341,7 +351,9 @@ def find_atoms(text: str) -> list[Atom]:
         # only lines where a colon ends the line and a list item follows can match: find
         # those first (one cheap scan) instead of trying the pattern on every line
         done = 0
-        hints = sorted(m.start() for p in _LEAD_HINTS for m in p.finditer(t))
+        hints = lines.lead_hints
+        if hints is None:
+            hints = sorted(m.start() for p in _LEAD_HINTS for m in p.finditer(t))
         for hint in hints:
             line = t.rfind("\n", 0, hint)
             if line < done:
@@ -390,9 +402,14 @@ class LabelledText:
     def __init__(self, extra_labels: Sequence[str] = (), outline: Sequence[int] | None = None):
         self.labels = tuple(DEFAULT_LABELS) + tuple(extra_labels)
         self.outline = outline
+        self._lines: TextLines | None = None  # sections' line scan, kept for atoms
+        self._of: str | None = None
 
     def sections(self, text: str) -> list[Section]:
-        return attach_bare_headings(find_sections(text, self.labels, outline=self.outline))
+        self._lines, self._of = TextLines(text, self.labels), text
+        return attach_bare_headings(find_sections(text, self.labels, outline=self.outline, lines=self._lines))
 
     def atoms(self, text: str) -> list[Atom]:
-        return find_atoms(text)
+        lines = self._lines if self._of is text else None
+        self._lines = self._of = None  # a copy of the text: not kept longer than needed
+        return find_atoms(text, lines)
