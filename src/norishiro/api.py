@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -158,23 +158,30 @@ def iter_chunks(
     if excluded is not None:
         regions.excluded = excluded
     i = 0
+    sec: Section | None = None
     for region in regions:
+        prefix, one = region.prefix, regions.one
         for s, e, n in chunker.spans(region):
             a, b = region.offset + s, region.offset + e
-            sec = regions.section_of(a)
+            cur = one or regions.section_of(a)
+            if cur is not sec:  # a new section: named once
+                sec = cur
+                heads = cur.headings
+                name, canonical = (heads[-1] if heads else None), names.of_path(heads)
+            piece = text[a:b]
             yield _paged(
                 Chunk(
-                    text[a:b],
+                    piece,
                     a,
                     b,
                     i,
                     n,
                     doc=doc,
                     metadata=dict(meta) if meta else {},
-                    headings=list(sec.headings),
-                    section=sec.headings[-1] if sec.headings else None,
-                    section_canonical=names.of_path(sec.headings),
-                    embed_text=(region.prefix(s) if region.prefix else "") + text[a:b],
+                    headings=list(heads),
+                    section=name,
+                    section_canonical=canonical,
+                    embed_text=prefix(s) + piece if prefix else piece,
                 ),
                 doc,
             )
@@ -262,6 +269,7 @@ class _Regions:
         self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
+        self.one: Section | None = None  # while iterating: the region's section, when it has one
 
     def section_of(self, pos: int) -> Section:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
@@ -280,6 +288,19 @@ class _Regions:
             if self._room[key]:
                 return head + th
         return head
+
+    def _prefix(self, a: int, b: int, head: str, one_section: bool) -> Callable[[int], str] | None:
+        """The prefix of a chunk starting at ``p`` in the region ``a..b``: none when no header
+        is rendered and no table body lies in it; the section's header when that is all it
+        can be (one section, no table); else looked up per position."""
+        k = bisect.bisect_right(self.t_starts, b) - 1
+        if k >= 0 and self.tables[k].end > a:  # tables are disjoint and in order
+            return lambda p: self.prefix_at(a + p)
+        if not self.renderer.active:
+            return None
+        if one_section:
+            return (lambda p: head) if head else None
+        return lambda p: self.header_at(a + p)
 
     def _selected(self) -> list[tuple[int, int, list[Section]]]:
         """The spans to chunk: each section, or the whole text (``whole``); with a section
@@ -318,9 +339,10 @@ class _Regions:
         text, cfg = self.doc.text, self.config
         spans = self._selected()
         checked: set[str] = set()
-        dynamic = self.renderer.active or bool(self.tables)
         for a, b, secs in spans:
-            self._check_header(self.header_at(a), checked)
+            head = self.header_at(a)
+            self._check_header(head, checked)
+            self.one = secs[0] if len(secs) == 1 else None
             inside = self.atoms[bisect.bisect_left(self.atom_starts, a) : bisect.bisect_left(self.atom_starts, b)]
             piece = text[a:b]
             yield Region(
@@ -330,7 +352,7 @@ class _Regions:
                 self.sizer.measure(piece),
                 cfg.size,
                 cfg.overlap,
-                prefix=(lambda p, a=a: self.prefix_at(a + p)) if dynamic else None,
+                prefix=self._prefix(a, b, head, self.one is not None),
                 atoms=[(x.start - a, x.end - a) for x in inside if x.end <= b],
                 heads=[(x.start - a, x.body - a) for x in secs if x.body > x.start],
             )
