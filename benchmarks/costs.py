@@ -2,16 +2,23 @@
 change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
 
 * ``overlap``: per chunk, what the 12.5% overlap adds over plain chunking on a shape; the
-  same with every soft-wrap decision answered "hard" at once (what the decisions cost; the
-  chunks then differ a little, so it is an estimate); and how many paragraph sentence scans
-  the overlap search asks for, with their time.
+  same with every soft-wrap decision answered "hard" at once (an upper bound of what the
+  decisions cost: the search then finds a start in its first window, so it also measures
+  the longer search that real soft wraps ask for); the paragraph profiles the decisions
+  make, timed alone; and how many paragraph sentence scans the overlap search asks for,
+  with their time.
 * ``loop``: per document, norishiro against LangChain on one shape, each in a loop of its
   own (warm) and interleaved document by document as ``shapes.py`` times them (each
   document follows the other's run); and how many chunks plain and structure-aware
   chunking make.
+* ``structure``: where structure-aware chunking's time goes on a shape: the candidate
+  lines ``find_sections`` tests in Python (and of what kind), the regions and chunks, and
+  the time of finding sections and atoms, of making the regions, of packing them, and of the
+  whole ``iter_chunks``, each adding to the one before.
 
     python benchmarks/costs.py overlap [--shape hard-wrapped] [--lang en]
     python benchmarks/costs.py loop [--shape clinical-flat] [--lang ja]
+    python benchmarks/costs.py structure [--shape markdown] [--lang en]
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
 import norishiro  # noqa: E402
-from norishiro.core import boundaries  # noqa: E402
+from norishiro.core import boundaries, softwrap  # noqa: E402
 from shapes import shape_docs  # noqa: E402
 
 
@@ -73,10 +80,21 @@ def overlap(docs: list[str], reps: int) -> None:
 
     with _patched(boundaries, "sentence_and_lower_cuts", counted):
         run(250)()
+    profiles: list[tuple] = []
+    make = softwrap._Paragraph.__init__
+
+    def recorded(self, *args):
+        profiles.append(args)
+        make(self, *args)
+
+    with _patched(softwrap._Paragraph, "__init__", recorded):
+        run(250)()
+    profiled = _cpu(lambda: [softwrap._Paragraph(*a) for a in profiles], reps)
     added = with_overlap - plain
     print(f"{chunks} chunks; plain {plain * 1e3:.1f} ms, with overlap {with_overlap * 1e3:.1f} ms")
     per, free = added / chunks * 1e6, no_soft / chunks * 1e6
     print(f"overlap adds {per:.1f} µs a chunk; with soft-wrap decisions free {free:.1f}")
+    print(f"paragraph profiles for the soft-wrap decisions: {len(profiles)}, {profiled * 1e3:.2f} ms alone")
     print(f"paragraph sentence scans with overlap: {calls['n']}, {calls['t'] * 1e3:.1f} ms")
 
 
@@ -101,18 +119,69 @@ def loop(docs: list[str], reps: int) -> None:
         print(f"{name}: {statistics.median(ts) / len(docs) * 1e6:.1f} µs a document interleaved")
 
 
+def structure(docs: list[str], reps: int) -> None:
+    from collections import Counter
+
+    from norishiro import api
+    from norishiro.core import structure as st
+
+    config, sizer, runtime = api.resolve(None, size=2000)
+    renderer = api._renderer(config.header_keys, config.header_template)
+    chunker = api.chunker_class(config.strategy)(config, **runtime)
+    _, full = st._candidates(tuple(st.DEFAULT_LABELS))
+    kinds: Counter = Counter()
+    for d in docs:
+        lines = st.TextLines(d, tuple(st.DEFAULT_LABELS))
+        for q in lines.headings if lines.headings is not None else []:
+            if m := full.match(lines.nl_text, q):
+                first = d[m.start() : m.start() + 40].lstrip(" \t")[:1]
+                kinds[first if first in "#`~[" else "other"] += 1
+
+    def regions(d):
+        return api._Regions(api._as_document(d), config, sizer, st.LabelledText(), renderer, whole=False)
+
+    def found():
+        for d in docs:
+            provider = st.LabelledText()
+            provider.sections(d)
+            provider.atoms(d)
+
+    def made():
+        for d in docs:
+            for _ in regions(d):
+                pass
+
+    def packed():
+        for d in docs:
+            for r in regions(d):
+                for _ in chunker.spans(r):
+                    pass
+
+    n_regions = sum(1 for d in docs for _ in regions(d))
+    n_chunks = sum(1 for d in docs for _ in norishiro.iter_chunks(d, size=2000))
+    tested = ", ".join(f"{k} {v}" for k, v in kinds.items())
+    print(f"candidate lines tested in Python: {sum(kinds.values())} ({tested})")
+    print(f"{n_regions} regions, {n_chunks} chunks")
+    whole = lambda: [list(norishiro.iter_chunks(d, size=2000)) for d in docs]  # noqa: E731
+    times = [_cpu(f, reps) for f in (found, made, packed, whole)]
+    names = ("sections and atoms", "+ regions", "+ packing", "iter_chunks")
+    print("; ".join(f"{n} {t * 1e3:.2f} ms" for n, t in zip(names, times)))
+    plain = _cpu(lambda: [list(norishiro.iter_chunks(d, size=2000, structure=False)) for d in docs], reps)
+    print(f"plain text {plain * 1e3:.2f} ms")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("report", choices=("overlap", "loop"))
+    ap.add_argument("report", choices=("overlap", "loop", "structure"))
     ap.add_argument("--shape")
     ap.add_argument("--lang")
     ap.add_argument("--reps", type=int, default=9)
     args = ap.parse_args(argv)
-    shape = args.shape or ("hard-wrapped" if args.report == "overlap" else "clinical-flat")
-    lang = args.lang or ("en" if args.report == "overlap" else "ja")
+    shape = args.shape or {"overlap": "hard-wrapped", "loop": "clinical-flat", "structure": "markdown"}[args.report]
+    lang = args.lang or ("ja" if args.report == "loop" else "en")
     docs = shape_docs(shape, lang)
     print(f"{shape} {lang}: {len(docs)} documents")
-    (overlap if args.report == "overlap" else loop)(docs, args.reps)
+    {"overlap": overlap, "loop": loop, "structure": structure}[args.report](docs, args.reps)
     return 0
 
 
