@@ -4,9 +4,9 @@ change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
 * ``overlap``: per chunk, what the 12.5% overlap adds over plain chunking on a shape; the
   same with every soft-wrap decision answered "hard" at once (an upper bound of what the
   decisions cost: the search then finds a start in its first window, so it also measures
-  the longer search that real soft wraps ask for); the paragraph profiles the decisions
-  make, timed alone; and how many paragraph sentence scans the overlap search asks for,
-  with their time.
+  the longer search that real soft wraps ask for); the decisions asked for, replayed alone
+  on a fresh text, and the paragraph profiles among them; and how many paragraph sentence
+  scans the overlap search asks for, with their time.
 * ``loop``: per document, norishiro against LangChain on one shape, each in a loop of its
   own (warm) and interleaved document by document as ``shapes.py`` times them (each
   document follows the other's run); and how many chunks plain and structure-aware
@@ -81,20 +81,35 @@ def overlap(docs: list[str], reps: int) -> None:
     with _patched(boundaries, "sentence_and_lower_cuts", counted):
         run(250)()
     profiles: list[tuple] = []
-    make = softwrap._Paragraph.__init__
+    asked: dict[str, list[tuple]] = {}
+    make, decide = softwrap._Paragraph.__init__, softwrap.SoftWraps.is_soft
 
     def recorded(self, *args):
         profiles.append(args)
         make(self, *args)
 
-    with _patched(softwrap._Paragraph, "__init__", recorded):
+    def asked_for(self, *args):
+        asked.setdefault(self.text, []).append(args)
+        return decide(self, *args)
+
+    with _patched(softwrap._Paragraph, "__init__", recorded), _patched(softwrap.SoftWraps, "is_soft", asked_for):
         run(250)()
     profiled = _cpu(lambda: [softwrap._Paragraph(*a) for a in profiles], reps)
+
+    def replay():
+        for text, calls_of in asked.items():
+            sw = softwrap.SoftWraps(text)
+            for a in calls_of:
+                sw.is_soft(*a)
+
+    decided = _cpu(replay, reps)
+    n_asked = sum(map(len, asked.values()))
     added = with_overlap - plain
     print(f"{chunks} chunks; plain {plain * 1e3:.1f} ms, with overlap {with_overlap * 1e3:.1f} ms")
     per, free = added / chunks * 1e6, no_soft / chunks * 1e6
     print(f"overlap adds {per:.1f} µs a chunk; with soft-wrap decisions free {free:.1f}")
-    print(f"paragraph profiles for the soft-wrap decisions: {len(profiles)}, {profiled * 1e3:.2f} ms alone")
+    print(f"soft-wrap decisions asked for: {n_asked}, {decided * 1e3:.2f} ms alone (a fresh text each)")
+    print(f"  of which paragraph profiles: {len(profiles)}, {profiled * 1e3:.2f} ms alone")
     print(f"paragraph sentence scans with overlap: {calls['n']}, {calls['t'] * 1e3:.1f} ms")
 
 

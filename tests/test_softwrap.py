@@ -171,3 +171,23 @@ def test_soft_decisions_from_two_lines_agree_with_the_paragraph_profile(lines):
             s, e = (paras[i - 1] if i else 0), (paras[i] if i < len(paras) else len(text))
             assert sw.is_soft(p, s, e) == want[p], (p, text)
             assert SoftWraps(text).is_soft(p, s, e) == want[p], (p, text)
+
+
+_ANY_LINE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+@settings(deadline=None)
+@given(_ANY_LINE | st.lists(_LINE_PARTS, max_size=4).map(" ".join))
+def test_line_end_patterns_searched_from_the_end_find_what_a_forward_search_finds(line):
+    """The line-end patterns that ``softwrap`` searches backwards (``(?r)``) match a line
+    exactly when the same pattern searched forwards does."""
+    import regex
+
+    from norishiro.core import softwrap
+
+    for name in ("_COLON_END", "_KANJI_END", "_EN_CONTINUES", "_UNIT_END"):
+        backwards = getattr(softwrap, name)
+        forwards = regex.compile(backwards.pattern.removeprefix("(?r)"))
+        assert backwards.pattern.startswith("(?r)"), name
+        for text in (line, line + "\n", line.rstrip()):
+            assert bool(backwards.search(text)) == bool(forwards.search(text)), (name, text)

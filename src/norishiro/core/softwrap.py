@@ -42,7 +42,9 @@ __all__ = ["soft_wraps", "SoftWraps"]
 _TERMINAL = regex.compile(r"(?:[。｡!?！？…‥]|(?<![0-9０-９])[．.])[」』）)】］〉》〕｝\]}”’\"']*\s*$")
 # a line that starts like this begins a new block even after a full line
 _STRONG_NEXT = regex.compile(r"^\s*(?:#{1,6}\s|【|[■□◆◇●◎▼▶►•※]|・|[-*+]\s|```|~~~)")
-_COLON_END = regex.compile(r"[:：]\s*$")
+# (?r): the patterns that end at the line end and start with a class most characters pass
+# (letters, digits) are searched from the end, which tries one position instead of all
+_COLON_END = regex.compile(r"(?r)[:：]\s*$")
 _HEADING = regex.compile(r"^\s*(?:#{1,6}\s|【[^】]{1,24}】\s*$|[■□◆◇●◎▼▶]\s*\S{1,30}$|={3,}\s*$|-{3,}\s*$)")
 _NEXT_HARD = regex.compile(
     r"^\s*(?:[#＃]|【|\[|［|[■□◆◇●◎▼▶►•※・]|[\-*+]\s|\d{1,2}[.．)）](?!\d)|[（(]\d{1,2}[)）]|[①-⑳]"
@@ -53,16 +55,16 @@ _NEXT_HARD = regex.compile(
 _JA_CONTINUES = regex.compile(
     r"(?:[はがをにのでともへやて、，]|から|ので|けど|ため|および|及び|または|又は|並びに)\s*$"
 )
-_KANJI_END = regex.compile(r"\p{Han}\s*$")
+_KANJI_END = regex.compile(r"(?r)\p{Han}\s*$")
 _KANA_START = regex.compile(r"^\p{Hiragana}")
-_EN_CONTINUES = regex.compile(r"[A-Za-z0-9,;\-]\s*$")
+_EN_CONTINUES = regex.compile(r"(?r)[A-Za-z0-9,;\-]\s*$")
 _LOWER_START = regex.compile(r"^\s*\p{Ll}")
 _FENCE = regex.compile(r"^ {0,3}(?:`{3,}|~{3,})")
 _FIRST_WORD = regex.compile(r"[A-Za-z0-9][^\s]*")
 _LABEL_START = regex.compile(
     r"^[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/ ]{1,12}(?:[（(][^）)\n]{1,20}[）)])?[：:]"
 )
-_UNIT_END = regex.compile(r"\d\s*(?:%|[μmnpkdg]?[gLl]|/[dmμ]?L|U/L|mEq/L|IU/L|mmHg|/分|万/μL|/μL|ng/mL|pg/mL)$")
+_UNIT_END = regex.compile(r"(?r)\d\s*(?:%|[μmnpkdg]?[gLl]|/[dmμ]?L|U/L|mEq/L|IU/L|mmHg|/分|万/μL|/μL|ng/mL|pg/mL)$")
 _TEST_START = regex.compile(r"^[A-Z][A-Za-z0-9-]{0,7} ?[\d<>≦≧]")
 
 
@@ -152,7 +154,7 @@ def _rows(cur: str, nxt: str) -> bool:
         return True
     if cur.count("\t") >= 2 and cur.count("\t") == nxt.count("\t"):
         return True
-    if len(c) >= 3 and len(set(c)) == 1 and not c[0].isalnum():
+    if len(c) >= 3 and not c[0].isalnum() and len(set(c)) == 1:
         return True
     if c.endswith("】") or (_LABEL_START.match(c) and _LABEL_START.match(x)):
         return True
@@ -162,9 +164,9 @@ def _rows(cur: str, nxt: str) -> bool:
 def _continues(cur: str, nxt: str) -> bool:
     if len(cur.strip()) < 8:  # a short line (a verse, a name) is not taken as broken off
         return False
-    if _JA_CONTINUES.search(cur) or (_KANJI_END.search(cur) and _KANA_START.match(nxt)):
+    if _EN_CONTINUES.search(cur) and _LOWER_START.match(nxt):
         return True
-    return bool(_EN_CONTINUES.search(cur) and _LOWER_START.match(nxt))
+    return bool(_JA_CONTINUES.search(cur) or (_KANJI_END.search(cur) and _KANA_START.match(nxt)))
 
 
 def _next_word_did_not_fit(cur: str, nxt: str, width: int) -> bool:
@@ -182,6 +184,7 @@ class SoftWraps:
         self.text = text
         self._paras: dict[int, _Paragraph] = {}
         self._known: dict[int, bool] = {}  # a chunker asks about the same newline often
+        self._fenced: dict[int, bool] = {}  # paragraph start -> a fence mark may be in it
 
     def is_soft(self, p: int, start: int, end: int) -> bool:
         """``p`` (just after a newline) in the paragraph ``text[start:end]`` is a soft wrap."""
@@ -208,9 +211,13 @@ class SoftWraps:
         text = self.text
         if p >= end:
             return False  # after the paragraph's last line
-        for mark in "`~":  # one character looked for first, as in the profile
-            if text.find(mark, start, end) >= 0 and text.find(mark * 2, start, end) >= 0:
-                return None
+        fenced = self._fenced.get(start)
+        if fenced is None:  # one character looked for first, as in the profile
+            fenced = self._fenced[start] = any(
+                text.find(mark, start, end) >= 0 and text.find(mark * 2, start, end) >= 0 for mark in "`~"
+            )
+        if fenced:
+            return None
         b = text.find("\n", p, end)
         cur = text[max(start, text.rfind("\n", start, p - 1) + 1) : p - 1].rstrip("\r")
         nxt = text[p : end if b < 0 else b].rstrip("\r")
