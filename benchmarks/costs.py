@@ -5,8 +5,9 @@ change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
   same with every soft-wrap decision answered "hard" at once (an upper bound of what the
   decisions cost: the search then finds a start in its first window, so it also measures
   the longer search that real soft wraps ask for); the decisions asked for, replayed alone
-  on a fresh text, and the paragraph profiles among them; and how many paragraph sentence
-  scans the overlap search asks for, with their time.
+  on a fresh text, and the paragraph profiles among them; how many windows the overlap
+  search looks at, per level; and how many paragraph sentence scans it asks for, with
+  their time.
 * ``loop``: per document, norishiro against LangChain on one shape, each in a loop of its
   own (warm) and interleaved document by document as ``shapes.py`` times them (each
   document follows the other's run); and how many chunks plain and structure-aware
@@ -27,6 +28,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,6 +38,7 @@ sys.path.insert(0, str(HERE))
 
 import norishiro  # noqa: E402
 from norishiro.core import boundaries, softwrap  # noqa: E402
+from norishiro.core import overlap as overlap_search  # noqa: E402
 from shapes import shape_docs  # noqa: E402
 
 
@@ -92,7 +95,18 @@ def overlap(docs: list[str], reps: int) -> None:
         asked.setdefault(self.text, []).append(args)
         return decide(self, *args)
 
-    with _patched(softwrap._Paragraph, "__init__", recorded), _patched(softwrap.SoftWraps, "is_soft", asked_for):
+    windows: Counter = Counter()
+    look = overlap_search.OverlapSearch._overlap_iter
+
+    def counted_window(self, level, *args):
+        windows[level.name.lower()] += 1
+        return look(self, level, *args)
+
+    with (
+        _patched(softwrap._Paragraph, "__init__", recorded),
+        _patched(softwrap.SoftWraps, "is_soft", asked_for),
+        _patched(overlap_search.OverlapSearch, "_overlap_iter", counted_window),
+    ):
         run(250)()
     profiled = _cpu(lambda: [softwrap._Paragraph(*a) for a in profiles], reps)
 
@@ -108,6 +122,7 @@ def overlap(docs: list[str], reps: int) -> None:
     print(f"{chunks} chunks; plain {plain * 1e3:.1f} ms, with overlap {with_overlap * 1e3:.1f} ms")
     per, free = added / chunks * 1e6, no_soft / chunks * 1e6
     print(f"overlap adds {per:.1f} µs a chunk; with soft-wrap decisions free {free:.1f}")
+    print("overlap windows looked at: " + ", ".join(f"{v} at {k} level" for k, v in windows.items()))
     print(f"soft-wrap decisions asked for: {n_asked}, {decided * 1e3:.2f} ms alone (a fresh text each)")
     print(f"  of which paragraph profiles: {len(profiles)}, {profiled * 1e3:.2f} ms alone")
     print(f"paragraph sentence scans with overlap: {calls['n']}, {calls['t'] * 1e3:.1f} ms")
@@ -135,8 +150,6 @@ def loop(docs: list[str], reps: int) -> None:
 
 
 def structure(docs: list[str], reps: int) -> None:
-    from collections import Counter
-
     from norishiro import api
     from norishiro.core import structure as st
 
