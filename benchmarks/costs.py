@@ -181,7 +181,7 @@ def structure(docs: list[str], reps: int) -> None:
 
     def packed():
         for d in docs:
-            for r in regions(d):
+            for r, _ in regions(d):
                 for _ in chunker.spans(r):
                     pass
 

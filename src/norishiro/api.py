@@ -159,8 +159,8 @@ def iter_chunks(
         regions.excluded = excluded
     i = 0
     sec: Section | None = None
-    for region in regions:
-        prefix, one = region.prefix, regions.one
+    for region, one in regions:
+        prefix = region.prefix
         for s, e, n in chunker.spans(region):
             a, b = region.offset + s, region.offset + e
             cur = one or regions.section_of(a)
@@ -269,7 +269,6 @@ class _Regions:
         self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
-        self.one: Section | None = None  # while iterating: the region's section, when it has one
 
     def section_of(self, pos: int) -> Section:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
@@ -335,27 +334,29 @@ class _Regions:
         if h > self.config.size * 3 // 4:
             raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
 
-    def __iter__(self) -> Iterator[Region]:
+    def __iter__(self) -> Iterator[tuple[Region, Section | None]]:
+        """Each region, with its section when it is one section (its chunks share the name)."""
         text, cfg = self.doc.text, self.config
         spans = self._selected()
         checked: set[str] = set()
         for a, b, secs in spans:
             head = self.header_at(a)
             self._check_header(head, checked)
-            self.one = secs[0] if len(secs) == 1 else None
+            one = secs[0] if len(secs) == 1 else None
             inside = self.atoms[bisect.bisect_left(self.atom_starts, a) : bisect.bisect_left(self.atom_starts, b)]
             piece = text[a:b]
-            yield Region(
+            region = Region(
                 piece,
                 a,
                 self.sizer,
                 self.sizer.measure(piece),
                 cfg.size,
                 cfg.overlap,
-                prefix=self._prefix(a, b, head, self.one is not None),
+                prefix=self._prefix(a, b, head, one is not None),
                 atoms=[(x.start - a, x.end - a) for x in inside if x.end <= b],
                 heads=[(x.start - a, x.body - a) for x in secs if x.body > x.start],
             )
+            yield region, one
 
 
 def chunk(
