@@ -1,13 +1,12 @@
 """Where norishiro's time goes on the bars of issue #15 that are not met, for the next
 change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
 
-* ``overlap``: per chunk, what the 12.5% overlap adds over plain chunking on a shape; the
-  same with every soft-wrap decision answered "hard" at once (an upper bound of what the
-  decisions cost: the search then finds a start in its first window, so it also measures
-  the longer search that real soft wraps ask for); the decisions asked for, replayed alone
-  on a fresh text, and the paragraph profiles among them; how many windows the overlap
-  search looks at, per level; and how many paragraph sentence scans it asks for, with
-  their time.
+* ``overlap``: per chunk, what the 12.5% overlap adds over plain chunking on a shape; how
+  the compiled pass (``_sentscan.overlap_start``) answered for the first start (found, none,
+  ask Python, a long line whose paragraph is then scanned whole); the windows the Python
+  search looked at, per level; the soft-wrap decisions left to Python, replayed alone on a
+  fresh text, and the paragraph profiles among them; and the sentence scans asked for (of
+  lines or of whole paragraphs), with their time.
 * ``loop``: per document, norishiro against LangChain on one shape, each in a loop of its
   own (warm) and interleaved document by document as ``shapes.py`` times them (each
   document follows the other's run); and how many chunks plain and structure-aware
@@ -25,6 +24,7 @@ change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -37,7 +37,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
 import norishiro  # noqa: E402
-from norishiro.core import boundaries, softwrap  # noqa: E402
+from norishiro.core import compiled, sentence_windows, softwrap  # noqa: E402
 from norishiro.core import overlap as overlap_search  # noqa: E402
 from shapes import shape_docs  # noqa: E402
 
@@ -69,10 +69,8 @@ def overlap(docs: list[str], reps: int) -> None:
 
     chunks = sum(len(x) for x in run(250)())
     plain, with_overlap = _cpu(run(0), reps), _cpu(run(250), reps)
-    with _patched(boundaries.Boundaries, "is_soft", lambda self, p: False):
-        no_soft = _cpu(run(250), reps) - _cpu(run(0), reps)
     calls = {"n": 0, "t": 0.0}
-    scan = boundaries.sentence_and_lower_cuts
+    scan = sentence_windows.sentence_and_lower_cuts
 
     def counted(text, lo, hi):
         t = time.process_time()
@@ -81,7 +79,7 @@ def overlap(docs: list[str], reps: int) -> None:
         calls["t"] += time.process_time() - t
         return got
 
-    with _patched(boundaries, "sentence_and_lower_cuts", counted):
+    with _patched(sentence_windows, "sentence_and_lower_cuts", counted):
         run(250)()
     profiles: list[tuple] = []
     asked: dict[str, list[tuple]] = {}
@@ -102,10 +100,20 @@ def overlap(docs: list[str], reps: int) -> None:
         windows[level.name.lower()] += 1
         return look(self, level, *args)
 
+    firsts: Counter = Counter()
+    native = compiled.native
+    first_start = native.overlap_start if native is not None else None
+
+    def counted_first(*args):
+        got = first_start(*args)
+        firsts[{0: "none", -1: "ask Python", -3: "long line"}.get(got, "found") if got <= 0 else "found"] += 1
+        return got
+
     with (
         _patched(softwrap._Paragraph, "__init__", recorded),
         _patched(softwrap.SoftWraps, "is_soft", asked_for),
         _patched(overlap_search.OverlapSearch, "_overlap_iter", counted_window),
+        _patched(native, "overlap_start", counted_first) if native is not None else contextlib.nullcontext(),
     ):
         run(250)()
     profiled = _cpu(lambda: [softwrap._Paragraph(*a) for a in profiles], reps)
@@ -120,12 +128,12 @@ def overlap(docs: list[str], reps: int) -> None:
     n_asked = sum(map(len, asked.values()))
     added = with_overlap - plain
     print(f"{chunks} chunks; plain {plain * 1e3:.1f} ms, with overlap {with_overlap * 1e3:.1f} ms")
-    per, free = added / chunks * 1e6, no_soft / chunks * 1e6
-    print(f"overlap adds {per:.1f} µs a chunk; with soft-wrap decisions free {free:.1f}")
-    print("overlap windows looked at: " + ", ".join(f"{v} at {k} level" for k, v in windows.items()))
-    print(f"soft-wrap decisions asked for: {n_asked}, {decided * 1e3:.2f} ms alone (a fresh text each)")
+    print(f"overlap adds {added / chunks * 1e6:.1f} µs a chunk")
+    print("compiled first starts: " + (", ".join(f"{v} {k}" for k, v in firsts.items()) or "none asked"))
+    print("Python overlap windows: " + (", ".join(f"{v} at {k} level" for k, v in windows.items()) or "none"))
+    print(f"soft-wrap decisions made in Python: {n_asked}, {decided * 1e3:.2f} ms alone (a fresh text each)")
     print(f"  of which paragraph profiles: {len(profiles)}, {profiled * 1e3:.2f} ms alone")
-    print(f"paragraph sentence scans with overlap: {calls['n']}, {calls['t'] * 1e3:.1f} ms")
+    print(f"sentence scans with overlap: {calls['n']}, {calls['t'] * 1e3:.1f} ms")
 
 
 def loop(docs: list[str], reps: int) -> None:

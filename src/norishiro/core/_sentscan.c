@@ -424,27 +424,11 @@ static Py_ssize_t last_of(PyObject *list) {
     return k ? PyLong_AsSsize_t(PyList_GET_ITEM(list, k - 1)) : -1;
 }
 
-static PyObject *scan(PyObject *self, PyObject *args) {
-    PyObject *text, *decide;
-    Py_ssize_t lo, hi;
-    if (!PyArg_ParseTuple(args, "UnnO", &text, &lo, &hi, &decide)) return NULL;
-    if (!configured) {
-        PyErr_SetString(PyExc_RuntimeError, "_sentscan.configure() was not called");
-        return NULL;
-    }
-    State state = {0}, *st = &state;
-    st->kind = PyUnicode_KIND(text);
-    st->data = PyUnicode_DATA(text);
-    st->n = PyUnicode_GET_LENGTH(text);
-    if (hi > st->n) hi = st->n;
-    if (lo < 0) lo = 0;
-    st->lo = lo;
-    st->hi = hi;
-    st->scan = lo;
-    st->done = lo;
-    PyObject *out = PyList_New(0), *lower = PyList_New(0);
-    if (!out || !lower) goto fail;
-    Py_ssize_t last_cut = lo, i = lo;
+/* The candidate loop over [st->lo, st->hi), appending to out and lower. With after >= 0 it
+   returns at the first cut beyond after that goes to out (the caller wants only that one).
+   0, or -1 on an error. */
+static int scan_loop(PyObject *text, State *st, PyObject *decide, PyObject *out, PyObject *lower, Py_ssize_t after) {
+    Py_ssize_t hi = st->hi, last_cut = st->lo, i = st->lo;
     while (i < hi) {
         FIND_FIRST(st, i, hi, IS_TERM(c));
         if (i >= hi) break;
@@ -455,7 +439,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         Py_ssize_t end = close_end;
         while (end < hi && is_hspace(AT(end))) end++;
         i = end > ts ? end : ts + 1;
-        if (advance(st, ts) < 0) goto fail;
+        if (advance(st, ts) < 0) return -1;
         if (st->stack.len) {
             Py_ssize_t drop = 0;
             while (drop < st->stack.len && st->stack.items[drop].pos < ts - max_quote) drop++;
@@ -465,46 +449,67 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             }
         }
         Py_ssize_t depth_before = st->stack.len;
-        if (advance(st, close_end) < 0) goto fail;
+        if (advance(st, close_end) < 0) return -1;
         if (st->stack.len) continue;
         if (depth_before && close_end == te) continue;
         Py_ssize_t p = -1;
         int is_lower = 0;
         int r = decide_fast(st, ts, te, close_end, end, depth_before, last_cut, &p, &is_lower);
-        if (r < 0) goto fail;
+        if (r < 0) return -1;
         if (r == 0) {
             PyObject *got = PyObject_CallFunction(decide, "Onnnnnn", text, ts, te, close_end, end, depth_before, last_cut);
-            if (!got) goto fail;
+            if (!got) return -1;
             if (got == Py_None) {
                 p = -1;
             } else if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2) {
                 Py_DECREF(got);
                 PyErr_SetString(PyExc_TypeError, "decide() returns None or (is_lower, cut)");
-                goto fail;
+                return -1;
             } else {
                 is_lower = PyObject_IsTrue(PyTuple_GetItem(got, 0));
                 p = PyLong_AsSsize_t(PyTuple_GetItem(got, 1));
             }
             Py_DECREF(got);
-            if (PyErr_Occurred()) goto fail;
+            if (PyErr_Occurred()) return -1;
         }
         if (p < 0) continue;
         PyObject *to = is_lower ? lower : out;
         if (0 < p && p < st->n && (PyList_GET_SIZE(to) == 0 || last_of(to) < p)) {
-            if (append_cut(to, p) < 0) goto fail;
+            if (append_cut(to, p) < 0) return -1;
             last_cut = p;
+            if (after >= 0 && !is_lower && p > after) return 0;
         }
     }
-    PyMem_Free(st->stack.items);
-    PyObject *res = PyTuple_Pack(2, out, lower);
-    Py_DECREF(out);
-    Py_DECREF(lower);
-    return res;
-fail:
+    return 0;
+}
+
+static void start_state(State *st, PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
+    memset(st, 0, sizeof *st);
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    st->n = PyUnicode_GET_LENGTH(text);
+    if (hi > st->n) hi = st->n;
+    if (lo < 0) lo = 0;
+    st->lo = st->scan = st->done = lo;
+    st->hi = hi;
+}
+
+static PyObject *scan(PyObject *self, PyObject *args) {
+    PyObject *text, *decide;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "UnnO", &text, &lo, &hi, &decide)) return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "_sentscan.configure() was not called");
+        return NULL;
+    }
+    State state, *st = &state;
+    start_state(st, text, lo, hi);
+    PyObject *out = PyList_New(0), *lower = PyList_New(0), *res = NULL;
+    if (out && lower && scan_loop(text, st, decide, out, lower, -1) == 0) res = PyTuple_Pack(2, out, lower);
     PyMem_Free(st->stack.items);
     Py_XDECREF(out);
     Py_XDECREF(lower);
-    return NULL;
+    return res;
 }
 
 static PyObject *configure(PyObject *self, PyObject *args) {
@@ -696,6 +701,596 @@ fail:
     return NULL;
 }
 
+/* ---- soft wraps and the overlap start (softwrap.SoftWraps._by_lines, OverlapSearch) ---- */
+
+static inline int is_hira(Py_UCS4 c) { return (c >= 0x3041 && c <= 0x3096) || (c >= 0x309D && c <= 0x309F); }
+static inline int is_kata(Py_UCS4 c) { return (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FD && c <= 0x30FF); }
+static inline int is_han(Py_UCS4 c) { return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF); }
+/* \p{Han} beyond is_han: ask Python */
+static inline int maybe_han(Py_UCS4 c) {
+    return (c >= 0x2E80 && c <= 0x2FDF) || (c >= 0x3005 && c <= 0x3007) || (c >= 0x3021 && c <= 0x3029) ||
+           (c >= 0x3038 && c <= 0x303B) || (c >= 0xF900 && c <= 0xFAFF) || c >= 0x10000;
+}
+static inline int is_ascii_alnum(Py_UCS4 c) { return (c >= '0' && c <= '9') || is_ascii_letter(c); }
+/* softwrap._TERMINAL's terminators and the closers after them */
+static inline int is_wrap_term(Py_UCS4 c) {
+    return c == 0x3002 || c == 0xFF61 || c == '!' || c == '?' || c == 0xFF01 || c == 0xFF1F || c == 0x2026 || c == 0x2025;
+}
+static inline int is_wrap_closer(Py_UCS4 c) {
+    switch (c) {
+    case 0x300D: case 0x300F: case 0xFF09: case ')': case 0x3011: case 0xFF3D: case 0x3009: case 0x300B: case 0x3015:
+    case 0xFF5D: case ']': case '}': case 0x201D: case 0x2019: case '"': case '\'':
+        return 1;
+    }
+    return 0;
+}
+static inline int is_any_digit(Py_UCS4 c) { return (c >= '0' && c <= '9') || (c >= 0xFF10 && c <= 0xFF19); }
+/* softwrap._STRONG_NEXT's bullets, apart from ・ and the fences */
+static inline int is_strong_bullet(Py_UCS4 c) {
+    switch (c) {
+    case 0x3010: case 0x25A0: case 0x25A1: case 0x25C6: case 0x25C7: case 0x25CF: case 0x25CE: case 0x25BC:
+    case 0x25B6: case 0x25BA: case 0x2022: case 0x203B: case 0x30FB:
+        return 1;
+    }
+    return 0;
+}
+/* the line may open with these and be prose: no heading, rule, table row or list mark */
+static inline int is_prose_open(Py_UCS4 c) {
+    return is_ascii_alnum(c) || is_han(c) || is_hira(c) || is_kata(c) || c == '(' || c == '"' || c == '\'' ||
+           c == 0x300C || c == 0x300E || c == 0xFF08 || c == 0x201C || c == 0x2018;
+}
+/* softwrap._JA_CONTINUES's one-character endings: は が を に の で と も へ や て 、 ， */
+static inline int is_ja_particle_end(Py_UCS4 c) {
+    switch (c) {
+    case 0x306F: case 0x304C: case 0x3092: case 0x306B: case 0x306E: case 0x3067: case 0x3068: case 0x3082:
+    case 0x3078: case 0x3084: case 0x3066: case 0x3001: case 0xFF0C:
+        return 1;
+    }
+    return 0;
+}
+
+/* A colon within the first k characters from i (a label may end there). */
+static int colon_near(State *st, Py_ssize_t i, Py_ssize_t end, Py_ssize_t k) {
+    for (Py_ssize_t j = i; j < end && j < i + k; j++)
+        if (AT(j) == ':' || AT(j) == 0xFF1A) return 1;
+    return 0;
+}
+
+/* The two lines around the newline before p (softwrap's cur and nxt): where each begins
+   and ends, and where its text without the white space around it does. */
+typedef struct {
+    Py_ssize_t cs, ce, ns, ne; /* cur = [cs, ce), nxt = [ns, ne) */
+    Py_ssize_t a, z, xa, xz;   /* cur.strip() = [a, z), nxt.strip() = [xa, xz) */
+} TwoLines;
+
+/* 0, or -1 where Python must read them: a "\r" (rstripped there) or \x1c-\x1f (the regex
+   module's \s differs from str.isspace on those) */
+static int two_lines(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, TwoLines *l) {
+    l->cs = l->ce = p - 1;
+    l->ns = l->ne = p;
+    while (l->cs > start && AT(l->cs - 1) != '\n') l->cs--;
+    while (l->ne < end && AT(l->ne) != '\n') l->ne++;
+    for (Py_ssize_t j = l->cs; j < l->ne; j++) {
+        Py_UCS4 c = AT(j);
+        if (c == '\r' || (c >= 0x1C && c <= 0x1F)) return -1;
+    }
+    l->a = l->cs, l->z = l->ce, l->xa = l->ns, l->xz = l->ne;
+    while (l->a < l->z && Py_UNICODE_ISSPACE(AT(l->a))) l->a++;
+    while (l->z > l->a && Py_UNICODE_ISSPACE(AT(l->z - 1))) l->z--;
+    while (l->xa < l->xz && Py_UNICODE_ISSPACE(AT(l->xa))) l->xa++;
+    while (l->xz > l->xa && Py_UNICODE_ISSPACE(AT(l->xz - 1))) l->xz--;
+    return 0;
+}
+
+static int has_char(State *st, Py_ssize_t a, Py_ssize_t b, Py_UCS4 c) {
+    for (Py_ssize_t j = a; j < b; j++)
+        if (AT(j) == c) return 1;
+    return 0;
+}
+
+static int four_spaces(State *st, Py_ssize_t a, Py_ssize_t b) {
+    return b - a >= 4 && AT(a) == ' ' && AT(a + 1) == ' ' && AT(a + 2) == ' ' && AT(a + 3) == ' ';
+}
+
+/* softwrap._TEST_START on nxt.strip(): ^[A-Z][A-Za-z0-9-]{0,7} ?[\d<>≦≧] */
+static int test_start(State *st, const TwoLines *l) {
+    Py_ssize_t i = l->xa, e = l->xz;
+    if (i >= e || AT(i) < 'A' || AT(i) > 'Z') return 0;
+    for (Py_ssize_t k = i + 1; k <= i + 8 && k <= e; k++) { /* after k - i - 1 characters of the class */
+        for (Py_ssize_t j = k; j <= k + 1 && j < e; j++) {
+            Py_UCS4 c = AT(j);
+            if (Py_UNICODE_ISDECIMAL(c) || c == '<' || c == '>' || c == 0x2266 || c == 0x2267) return 1;
+            if (c != ' ') break;
+        }
+        if (k >= e) break;
+        Py_UCS4 c = AT(k);
+        if (!(is_ascii_alnum(c) || c == '-')) break;
+    }
+    return 0;
+}
+
+/* What both the lines' test and the paragraph's profile say for certain (softwrap:
+   _by_lines and _Paragraph.soft): 0 hard, or -1 when that does not settle it. */
+static int surely_hard(State *st, const TwoLines *l) {
+    if (l->a == l->z || l->xa == l->xz) return 0; /* a blank line on either side */
+    Py_UCS4 c0 = AT(l->a), last = AT(l->z - 1), x0 = AT(l->xa);
+    /* rows: a table row, a rule line, a line closing a 【label】, cells one under another */
+    if (c0 == '|' && last == '|') return 0;
+    if (last == 0x3011) return 0;
+    if (l->z - l->a >= 3 && !Py_UNICODE_ISALNUM(c0)) {
+        Py_ssize_t j = l->a + 1;
+        while (j < l->z && AT(j) == c0) j++;
+        if (j == l->z) return 0;
+    }
+    Py_ssize_t tabs = 0, next_tabs = 0;
+    for (Py_ssize_t j = l->cs; j < l->ce; j++) tabs += AT(j) == '\t';
+    for (Py_ssize_t j = l->ns; j < l->ne; j++) next_tabs += AT(j) == '\t';
+    if (tabs >= 2 && tabs == next_tabs) return 0;
+    /* a sentence ends: terminators, then closers, then white space */
+    Py_ssize_t t = l->z;
+    while (t > l->a && is_wrap_closer(AT(t - 1))) t--;
+    if (t > l->a) {
+        Py_UCS4 c = AT(t - 1);
+        if (is_wrap_term(c)) return 0;
+        if ((c == '.' || c == 0xFF0E) && !(t - 2 >= l->cs && is_any_digit(AT(t - 2)))) return 0;
+    }
+    /* a new block begins on the next line (it is hard, and strongly so) */
+    if (x0 == '#') {
+        Py_ssize_t j = l->xa;
+        while (j < l->xz && AT(j) == '#' && j - l->xa < 6) j++;
+        if (j < l->ne && Py_UNICODE_ISSPACE(AT(j))) return 0;
+    }
+    if (is_strong_bullet(x0)) return 0;
+    if ((x0 == '-' || x0 == '*' || x0 == '+') && l->xa + 1 < l->ne && Py_UNICODE_ISSPACE(AT(l->xa + 1))) return 0;
+    return -1;
+}
+
+/* What softwrap.SoftWraps._by_lines decides for the newline before p in the paragraph
+   [start, end) without a fence mark, where the two lines settle it in plain cases: 1 soft,
+   0 hard, -2 they do not settle it (_by_lines says None), -1 ask Python (which states the
+   rules; these are a subset of them). */
+static int soft_hint_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end) {
+    if (p >= end) return 0;
+    TwoLines lines, *l = &lines;
+    if (two_lines(st, p, start, end, l) < 0) return -1;
+    if (surely_hard(st, l) == 0) return 0;
+    /* hard by the lines' look (a tab, indented code, a table row, a colon), but not so
+       strongly that the line's width cannot make it soft: the profile decides (-2) */
+    int tab = has_char(st, l->cs, l->ne, '\t'), indented = four_spaces(st, l->cs, l->ce) || four_spaces(st, l->ns, l->ne);
+    if (tab || indented || AT(l->a) == '|' || AT(l->z - 1) == ':' || AT(l->z - 1) == 0xFF1A) {
+        int rows_unknown = (colon_near(st, l->a, l->z, 48) && colon_near(st, l->xa, l->xz, 48)) || test_start(st, l);
+        return rows_unknown ? -1 : -2;
+    }
+    /* the line evidently continues: prose on both sides, no label */
+    if (l->z - l->a < 8) return -1;
+    Py_UCS4 c0 = AT(l->a), last = AT(l->z - 1), x0 = AT(l->xa);
+    if (!is_prose_open(c0) || colon_near(st, l->a, l->z, 48) || colon_near(st, l->xa, l->xz, 48)) return -1;
+    int lower_next = x0 >= 'a' && x0 <= 'z';
+    if (lower_next && (is_ascii_alnum(last) || last == ',' || last == ';' || last == '-')) return 1;
+    if (!(lower_next || is_hira(x0) || is_kata(x0) || is_han(x0))) return -1;
+    if (is_ja_particle_end(last)) return 1;
+    if (l->z - l->a >= 2) {
+        Py_UCS4 b = AT(l->z - 2);
+        if ((b == 0x304B && last == 0x3089) || (b == 0x3051 && last == 0x3069) || (b == 0x305F && last == 0x3081) ||
+            ((b == 0x3088 || b == 0x53CA) && last == 0x3073)) /* から けど ため よび 及び */
+            return (b == 0x3088 && !(l->z - l->a >= 3 && AT(l->z - 3) == 0x304A)) ? -1 : 1;
+    }
+    if (maybe_han(last)) return -1;
+    if (is_han(last) && is_hira(AT(l->ns))) return 1;
+    return -1;
+}
+
+/* Display columns: chars.WIDE (East_Asian_Width W or F) for the BMP, a bitmap given by
+   configure_wide (made once, from the pattern itself, when a text first needs it). */
+static unsigned char wide_bits[8192];
+static int wide_ready = 0;
+
+static PyObject *configure_wide(PyObject *self, PyObject *arg) {
+    if (!PyBytes_Check(arg) || PyBytes_GET_SIZE(arg) != (Py_ssize_t)sizeof wide_bits) {
+        PyErr_SetString(PyExc_ValueError, "configure_wide(bits): 8192 bytes, bit c for U+c");
+        return NULL;
+    }
+    memcpy(wide_bits, PyBytes_AS_STRING(arg), sizeof wide_bits);
+    wide_ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* 1 wide, 0 narrow, -1 not known here (beyond the BMP, or before configure_wide) */
+static inline int wide_of(Py_UCS4 c) {
+    if (c < 0x80) return 0;
+    if (c >= 0x10000 || !wide_ready) return -1;
+    return (wide_bits[c >> 3] >> (c & 7)) & 1;
+}
+
+/* chars.columns of [a, z), or -1 where a character's width is not known here */
+static Py_ssize_t columns_of(State *st, Py_ssize_t a, Py_ssize_t z) {
+    Py_ssize_t cols = z - a;
+    for (Py_ssize_t j = a; j < z; j++) {
+        int w = wide_of(AT(j));
+        if (w < 0) return -1;
+        cols += w;
+    }
+    return cols;
+}
+
+/* softwrap._width: whether the lines (widths[i], spaces[i] of the rstripped line i, whose
+   length is lens[i]) mostly end near the widest; the widest, or 0 */
+static Py_ssize_t near_one_width(const Py_ssize_t *widths, const Py_ssize_t *lens, const Py_ssize_t *spaces, Py_ssize_t k) {
+    Py_ssize_t top = 0, near = 0;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (widths[i] > top) top = widths[i];
+    if (k < 2 || top < 16) return 0;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        double w = (double)widths[i], share = spaces[i] * 12 >= lens[i] ? 0.8 : 0.95;
+        near += w >= 0.95 * top || (w >= 0.8 * top && w >= share * top);
+    }
+    return (double)near >= 0.6 * k ? top : 0;
+}
+
+/* The widths softwrap._Paragraph measures, of the paragraph [start, end): by characters
+   (*top_c, 0 when its lines do not end near one width) and, for a text beyond ASCII that is
+   not wrapped by characters, by display columns (*top_w). 0, or -1 when Python must measure
+   it (a "\r", a character of unknown width), or -2 on an error. */
+static int width_of(State *st, Py_ssize_t start, Py_ssize_t end, Py_ssize_t *top_c, Py_ssize_t *top_w) {
+    *top_c = *top_w = 0;
+    /* the last line that is not blank: the lines before it are the body */
+    Py_ssize_t last_start = -1, k = 0;
+    int ascii = 1;
+    for (Py_ssize_t i = start, ls = start; i <= end; i++) {
+        Py_UCS4 c = i < end ? AT(i) : '\n';
+        if (c == '\r') return -1;
+        if (c > 127) ascii = 0;
+        if (c == '\n') {
+            Py_ssize_t j = ls;
+            while (j < i && Py_UNICODE_ISSPACE(AT(j))) j++;
+            if (j < i) last_start = ls;
+            ls = i + 1;
+        }
+    }
+    for (Py_ssize_t ls = start; last_start >= 0 && ls < last_start; ls++) /* body lines */
+        if (ls == start || AT(ls - 1) == '\n') k++;
+    if (k == 0) return 0;
+    Py_ssize_t *buf = PyMem_Malloc(4 * k * sizeof(Py_ssize_t));
+    if (!buf) {
+        PyErr_NoMemory();
+        return -2;
+    }
+    Py_ssize_t *lens = buf, *spaces = buf + k, *cols = buf + 2 * k, *starts = buf + 3 * k, i = 0;
+    for (Py_ssize_t ls = start; i < k; i++) {
+        Py_ssize_t le = ls, z = ls;
+        while (AT(le) != '\n') le++;
+        z = le;
+        while (z > ls && Py_UNICODE_ISSPACE(AT(z - 1))) z--;
+        starts[i] = ls;
+        lens[i] = z - ls;
+        spaces[i] = 0;
+        for (Py_ssize_t j = ls; j < z; j++) spaces[i] += AT(j) == ' ';
+        cols[i] = le; /* the line's end, for the columns below */
+        ls = le + 1;
+    }
+    int rc = 0;
+    *top_c = near_one_width(lens, lens, spaces, k);
+    if (!*top_c && !ascii) {
+        /* WIDE.sub("ww") then rstrip: a wide space (U+3000) stays as two columns */
+        for (i = 0; i < k && rc == 0; i++) {
+            Py_ssize_t ls = starts[i], z = cols[i];
+            while (z > ls && Py_UNICODE_ISSPACE(AT(z - 1))) {
+                int w = wide_of(AT(z - 1));
+                if (w) {
+                    if (w < 0) rc = -1;
+                    break;
+                }
+                z--;
+            }
+            Py_ssize_t c = rc ? -1 : columns_of(st, ls, z);
+            if (c < 0) rc = -1;
+            cols[i] = c;
+        }
+        if (rc == 0) *top_w = near_one_width(cols, lens, spaces, k);
+    }
+    PyMem_Free(buf);
+    return rc;
+}
+
+/* soft_full(text, p, start, end, top_c, top_w): softwrap._Paragraph.soft for the newline
+   before p, in a paragraph without a fence mark whose lines end near top_c characters or
+   top_w columns (0: not): 1 soft, 0 hard, -1 ask Python. */
+static int soft_full_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, Py_ssize_t top_c, Py_ssize_t top_w) {
+    if (p >= end) return 0;
+    TwoLines lines, *l = &lines;
+    if (two_lines(st, p, start, end, l) < 0) return -1;
+    if (surely_hard(st, l) == 0) return 0;
+    if (colon_near(st, l->a, l->z, 48) && colon_near(st, l->xa, l->xz, 48)) return -1; /* labels */
+    if (test_start(st, l)) return -1; /* a lab value may end the line */
+    Py_ssize_t len = l->z - l->cs, spaces = 0;
+    for (Py_ssize_t j = l->cs; j < l->z; j++) spaces += AT(j) == ' ';
+    double share = spaces * 12 >= len ? 0.8 : 0.95;
+    /* full: the width's doing, as neither a sentence nor a block ends here */
+    if (top_c > 0 && (double)len >= share * (double)top_c) return 1;
+    if (top_w > 0) {
+        Py_ssize_t cols = columns_of(st, l->cs, l->z);
+        if (cols < 0) return -1;
+        if ((double)cols >= share * (double)top_w) return 1;
+    }
+    /* not full: hard where a tab, indented code, a table row or a colon says so */
+    if (has_char(st, l->cs, l->ne, '\t') || four_spaces(st, l->cs, l->ce) || four_spaces(st, l->ns, l->ne) ||
+        AT(l->a) == '|' || AT(l->z - 1) == ':' || AT(l->z - 1) == 0xFF1A)
+        return 0;
+    return -1;
+}
+
+static int check_newline(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end) {
+    if (start < 0 || p <= start || end > st->n || p > end || AT(p - 1) != '\n') {
+        PyErr_SetString(PyExc_ValueError, "p must follow a newline inside [start, end]");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *soft_full(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t p, start, end, top_c, top_w;
+    if (!PyArg_ParseTuple(args, "Unnnnn", &text, &p, &start, &end, &top_c, &top_w)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (check_newline(st, p, start, end) < 0) return NULL;
+    return PyLong_FromLong(soft_full_at(st, p, start, end, top_c, top_w));
+}
+
+/* line_width(text, start, end) -> (top_c, top_w), the widths of width_of, or None where
+   Python must measure the paragraph */
+static PyObject *line_width(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t start, end, top_c, top_w;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &start, &end)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (start < 0 || end > st->n || start > end) {
+        PyErr_SetString(PyExc_ValueError, "start and end must lie inside the text");
+        return NULL;
+    }
+    int rc = width_of(st, start, end, &top_c, &top_w);
+    if (rc == -2) return NULL;
+    if (rc < 0) Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", top_c, top_w);
+}
+
+/* soft_hint(text, p, start, end): soft_hint_at for Python (the caller has looked for fences) */
+static PyObject *soft_hint(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t p, start, end;
+    if (!PyArg_ParseTuple(args, "Unnn", &text, &p, &start, &end)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (check_newline(st, p, start, end) < 0) return NULL;
+    return PyLong_FromLong(soft_hint_at(st, p, start, end));
+}
+
+/* a fence mark ("``" or "~~") in [start, end): SoftWraps leaves such a paragraph to its profile */
+static int has_fence_mark(PyObject *text, State *st, Py_ssize_t start, Py_ssize_t end) {
+    const Py_UCS4 marks[2] = {'`', '~'};
+    for (int m = 0; m < 2; m++) {
+        for (Py_ssize_t i = start; (i = PyUnicode_FindChar(text, marks[m], i, end, 1)) >= 0; i++) {
+            if (i + 1 < end && AT(i + 1) == marks[m]) return 1;
+        }
+    }
+    return 0;
+}
+
+static Py_ssize_t item_at(PyObject *list, Py_ssize_t k) { return PyLong_AsSsize_t(PyList_GET_ITEM(list, k)); }
+
+/* the first item beyond x of a sorted list of positions, or -1 */
+static Py_ssize_t first_after(PyObject *list, Py_ssize_t x) {
+    Py_ssize_t a = 0, b = PyList_GET_SIZE(list);
+    while (a < b) {
+        Py_ssize_t mid = (a + b) / 2;
+        if (item_at(list, mid) <= x) a = mid + 1;
+        else b = mid;
+    }
+    return a < PyList_GET_SIZE(list) ? item_at(list, a) : -1;
+}
+
+/* overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued,
+   emotes): the first start in (lo, hi] of the next chunk at the sentence level, as the first
+   one OverlapSearch._sentence_starts yields for a "\n"-only text without atoms: a paragraph,
+   sentence or glued-row cut, or a newline that is no soft wrap before them. 0 when there is
+   none; -1 when Python must look (a combining mark, a lower-case end in a text not classified
+   yet); -3 when the line holding lo is long (a paragraph without newlines): scan its
+   paragraph whole and pass its cuts as memo. paras: the paragraph cuts; lower_text: 1, 0, or
+   -1 unknown; decide: sentences' rules for the candidates the scan does not decide;
+   is_soft(p): the soft-wrap decision where the lines and the paragraph's width do not settle
+   it here; memo: None, or the (cuts, lower_cuts) of the paragraph holding lo; glued: the
+   glued-row cuts of the window; emotes(text, a, b): the emote sentence ends of the lines
+   [a, b), asked only where an emote may be. */
+static PyObject *overlap_start(PyObject *self, PyObject *args) {
+    PyObject *text, *paras, *decide, *is_soft, *memo, *glued, *emotes;
+    Py_ssize_t lo, hi;
+    int lower_text, soft_wraps;
+    if (!PyArg_ParseTuple(args, "UnnO!iiOOOOO", &text, &lo, &hi, &PyList_Type, &paras, &lower_text, &soft_wraps,
+                          &decide, &is_soft, &memo, &glued, &emotes))
+        return NULL;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "_sentscan.configure() was not called");
+        return NULL;
+    }
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n;
+    if (hi > n) hi = n;
+    if (lo < 0 || hi <= lo) return PyLong_FromLong(0);
+    if (!PyList_Check(glued)) {
+        PyErr_SetString(PyExc_TypeError, "glued: a list of positions");
+        return NULL;
+    }
+    /* the paragraph holding lo, and the first paragraph cut after it */
+    Py_ssize_t np = PyList_GET_SIZE(paras), a = 0, b = np;
+    while (a < b) {
+        Py_ssize_t mid = (a + b) / 2, v = item_at(paras, mid);
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        if (v <= lo) a = mid + 1;
+        else b = mid;
+    }
+    Py_ssize_t pstart = a ? item_at(paras, a - 1) : 0, pend = a < np ? item_at(paras, a) : n;
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t x = pend <= hi && pend < n ? pend : -1;
+    /* the first sentence cut: from the paragraph's cuts when it was scanned whole, else
+       from the lines holding the window, scanned alone */
+    Py_ssize_t first = -1, first_lower = -1, first_emote = -1;
+    if (memo != Py_None) {
+        if (!PyTuple_Check(memo) || PyTuple_GET_SIZE(memo) != 2 || !PyList_Check(PyTuple_GET_ITEM(memo, 0)) ||
+            !PyList_Check(PyTuple_GET_ITEM(memo, 1))) {
+            PyErr_SetString(PyExc_TypeError, "memo: None or (cuts, lower_cuts), two lists");
+            return NULL;
+        }
+        first = first_after(PyTuple_GET_ITEM(memo, 0), lo);
+        first_lower = first_after(PyTuple_GET_ITEM(memo, 1), lo);
+    } else {
+        Py_ssize_t a0 = lo - 4097 > pstart ? lo - 4097 : pstart, L = PyUnicode_FindChar(text, '\n', a0, lo, -1);
+        if (L == -2) return NULL;
+        L = L >= 0 ? L + 1 : a0;
+        if (L > pstart && AT(L - 1) != '\n') return PyLong_FromLong(-3); /* a long line: scan the paragraph */
+        Py_ssize_t r0 = hi < pend ? hi : pend, r1 = L + 16385 < pend ? L + 16385 : pend;
+        Py_ssize_t R = r0 < r1 ? PyUnicode_FindChar(text, '\n', r0, r1, 1) : -1;
+        if (R == -2) return NULL;
+        if (R < 0) {
+            if (r1 < pend) return PyLong_FromLong(-3);
+            R = r0 > pend ? r0 : pend;
+        }
+        Py_ssize_t hint = L > 0 ? L - 1 : 0;
+        FIND_FIRST(st, hint, R, IS_EMOTE_HINT(c));
+        if (hint < R) { /* an emote may end a sentence there: sentences._emote_cuts says where */
+            PyObject *got = PyObject_CallFunction(emotes, "Onn", text, L, R);
+            if (!got) return NULL;
+            Py_ssize_t at = PyList_Check(got) ? first_after(got, lo) : -1;
+            Py_DECREF(got);
+            if (PyErr_Occurred()) return NULL;
+            first_emote = at;
+        }
+        PyObject *out = PyList_New(0), *lower = PyList_New(0);
+        if (!out || !lower) {
+            Py_XDECREF(out);
+            Py_XDECREF(lower);
+            return NULL;
+        }
+        st->lo = st->scan = st->done = L;
+        st->hi = R;
+        int bad = scan_loop(text, st, decide, out, lower, lo);
+        PyMem_Free(st->stack.items);
+        if (!bad) {
+            first = first_after(out, lo);
+            first_lower = first_after(lower, lo);
+        }
+        Py_DECREF(out);
+        Py_DECREF(lower);
+        if (bad || PyErr_Occurred()) return NULL;
+        if (first_emote >= 0 && (first < 0 || first_emote < first)) first = first_emote;
+    }
+    if (first > hi) first = -1;
+    if (first_lower > hi) first_lower = -1;
+    if (first_lower >= 0 && (first < 0 || first_lower < first)) {
+        if (lower_text < 0) return PyLong_FromLong(-1);
+        if (lower_text) first = first_lower;
+    }
+    if (first >= 0 && (x < 0 || first < x)) x = first;
+    Py_ssize_t row = first_after(glued, lo); /* a glued row's start (glued.glued_line_cuts) */
+    if (row == -1 && PyErr_Occurred()) return NULL;
+    if (row >= 0 && row <= hi && (x < 0 || row < x)) x = row;
+    /* the newlines before it (boundaries._regex_cuts of the line pattern, from search_start) */
+    Py_ssize_t from = lo - 1 > 0 ? lo - 1 : 0;
+    while (from > 0 && lo - from < 256) {
+        Py_UCS4 c = AT(from - 1);
+        if (!Py_UNICODE_ISSPACE(c)) {
+            if (c >= 0x300 && !surely_no_extend(c)) return PyLong_FromLong(-1);
+            break;
+        }
+        from--;
+    }
+    from = from > 0 ? from - 1 : 0;
+    Py_ssize_t stop = hi;
+    while (stop < n && Py_UNICODE_ISSPACE(AT(stop)) && stop - hi < 256) stop++;
+    stop = stop + 1 < n ? stop + 1 : n;
+    int fenced = -1;
+    Py_ssize_t width = -2, top_c = 0, top_w = 0; /* not measured yet */
+    for (Py_ssize_t i = from; (i = PyUnicode_FindChar(text, '\n', i, stop, 1)) >= 0;) {
+        Py_ssize_t q = i + 1;
+        while (1) { /* \n(?:[white space but \n]*\n)*, as far as the search reaches */
+            Py_ssize_t k = q;
+            while (k < stop && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+            if (k < stop && AT(k) == '\n') q = k + 1;
+            else break;
+        }
+        i = q;
+        if (q < n && AT(q) >= 0x300 && !surely_no_extend(AT(q))) return PyLong_FromLong(-1);
+        if (q <= lo || q >= n) continue;
+        if (q > hi || (x >= 0 && q >= x)) break;
+        if (!soft_wraps) return PyLong_FromSsize_t(q);
+        if (fenced < 0) fenced = has_fence_mark(text, st, pstart, pend);
+        int h = fenced ? -1 : soft_hint_at(st, q, pstart, pend);
+        if (h == -2) { /* the paragraph's width settles it, or Python */
+            if (width == -2) {
+                width = width_of(st, pstart, pend, &top_c, &top_w);
+                if (width == -2) return NULL;
+            }
+            h = width == 0 ? soft_full_at(st, q, pstart, pend, top_c, top_w) : -1;
+        }
+        if (h < 0) {
+            PyObject *got = PyObject_CallFunction(is_soft, "n", q);
+            if (!got) return NULL;
+            h = PyObject_IsTrue(got);
+            Py_DECREF(got);
+            if (h < 0) return NULL;
+        }
+        if (!h) return PyLong_FromSsize_t(q);
+    }
+    if (PyErr_Occurred()) return NULL;
+    return PyLong_FromSsize_t(x >= 0 ? x : 0);
+}
+
+/* sentence_start_cases(text, limit) -> (lower, upper): how many of the letters that begin
+   sentences in text[:limit] are lower and upper case, as sentences.lower_case_text counts
+   them: after . ! ? (closing quotes and brackets, then spaces or tabs), after a blank line
+   (spaces or tabs around), and at the start. */
+static inline int is_start_closer(Py_UCS4 c) { return c == '"' || c == '\'' || c == 0x2019 || c == 0x201D || c == ')' || c == ']'; }
+
+static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "Un", &text, &limit)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n < limit ? st->n : limit, low = 0, up = 0;
+#define COUNT_LETTER_AT(k)                                                                                            \
+    do {                                                                                                              \
+        if ((k) < n) {                                                                                                \
+            Py_UCS4 l_ = AT(k);                                                                                       \
+            if (Py_UNICODE_ISALPHA(l_)) {                                                                             \
+                low += Py_UNICODE_ISLOWER(l_) != 0;                                                                   \
+                up += Py_UNICODE_ISUPPER(l_) != 0;                                                                    \
+            }                                                                                                         \
+        }                                                                                                             \
+    } while (0)
+    Py_ssize_t k = 0;
+    while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
+    COUNT_LETTER_AT(k);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        FIND_FIRST(st, i, n, c == '.' || c == '!' || c == '?' || c == '\n');
+        if (i >= n) break;
+        Py_ssize_t j = i + 1;
+        if (AT(i) == '\n') {
+            while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
+            if (j >= n || AT(j) != '\n') continue;
+            j++;
+        } else {
+            while (j < n && is_start_closer(AT(j))) j++;
+            if (j >= n || (AT(j) != ' ' && AT(j) != '\t')) continue;
+        }
+        while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
+        COUNT_LETTER_AT(j);
+    }
+#undef COUNT_LETTER_AT
+    return Py_BuildValue("(nn)", low, up);
+}
+
 /* The line tests of structure_lines (for structure.find_sections and find_atoms): a test
    of the line after a "\n", given its first position. */
 typedef struct {
@@ -867,6 +1462,15 @@ static PyObject *classes(PyObject *self, PyObject *arg) {
                          IS_EMOTE_HINT(c) != 0, IS_BRACKET(c) != 0, IS_GLUED_FIRST(c) != 0);
 }
 
+/* for tests: the soft-wrap tests' character classes (wide as -1 where not known here) */
+static PyObject *soft_classes(PyObject *self, PyObject *arg) {
+    long v = PyLong_AsLong(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    Py_UCS4 c = (Py_UCS4)v;
+    return Py_BuildValue("(iiiiiiiiii)", wide_of(c), is_hira(c), is_kata(c), is_han(c), maybe_han(c), is_wrap_term(c),
+                         is_wrap_closer(c), is_strong_bullet(c), is_ja_particle_end(c), is_any_digit(c));
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
@@ -879,6 +1483,17 @@ static PyMethodDef methods[] = {
      "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
      "structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
+    {"soft_hint", soft_hint, METH_VARARGS, "soft_hint(text, p, start, end) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
+    {"soft_full", soft_full, METH_VARARGS,
+     "soft_full(text, p, start, end, top_c, top_w) -> 1 soft wrap, 0 hard, -1 ask Python, given the widths"},
+    {"line_width", line_width, METH_VARARGS, "line_width(text, start, end) -> (top_c, top_w), or None: ask Python"},
+    {"configure_wide", configure_wide, METH_O, "configure_wide(bits) -> None: chars.WIDE over the BMP, a bit each"},
+    {"overlap_start", overlap_start, METH_VARARGS,
+     "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes) -> first, 0, <0 ask"},
+    {"sentence_start_cases", sentence_start_cases, METH_VARARGS,
+     "sentence_start_cases(text, limit) -> (lower, upper) letters that begin sentences in text[:limit]"},
+    {"soft_classes", soft_classes, METH_O,
+     "soft_classes(codepoint) -> (wide, hiragana, katakana, han, maybe_han, terminator, closer, bullet, particle, digit)"},
     {"classes", classes, METH_O,
      "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint, bracket, glued_first)"},
     {NULL, NULL, 0, NULL},

@@ -30,7 +30,8 @@ from .chars import snap as _snap
 from .glued import glued_line_cuts
 from .levels import LEVEL_NAMES, Level, parse_level
 from .newlines import last_lf_cut, lf_only, no_newline, search_start
-from .sentences import lower_case_text, sentence_and_lower_cuts
+from .sentence_windows import SentenceWindows
+from .sentences import candidate_rules, emote_cuts
 from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
@@ -112,15 +113,13 @@ class Boundaries:
     def __init__(self, text: str, soft_wraps: bool = True):
         self.text = text
         self._paragraphs: list[int] | None = None
-        self._sentence_memo: dict[int, tuple[list[int], list[int]]] = {}  # by paragraph start
-        self._last_pair: tuple[int, int, tuple[list[int], list[int]]] = (-1, -1, ([], []))
-        self._lower_text: bool | None = None
+        self.sentences = SentenceWindows(text, self.paragraph_cuts)
         self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
         self._soft: SoftWraps | None = None
         self._soft_wraps = soft_wraps  # the decisions are made when first asked for
-        lf = lf_only(text)
+        lf = self.lf = lf_only(text)  # no line break but "\n"
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme
@@ -200,42 +199,8 @@ class Boundaries:
         return [p for p in nl if self.is_soft(p)]
 
     def _sentence_window(self, lo: int, hi: int, lower: bool = False) -> list[int]:
-        """Sentence cuts in ``(lo, hi]``, or with ``lower`` the lower_sentence ones. In a
-        text that starts its sentences in lower case, both are sentence cuts."""
-        sentence, before_lower = self._sentence_pair(lo, hi)
-        if not before_lower:
-            return [] if lower else sentence
-        if self._lower_text is None:
-            self._lower_text = lower_case_text(self.text)
-        if self._lower_text:
-            return [] if lower else sorted(set(sentence) | set(before_lower))
-        return before_lower if lower else sentence
-
-    def _sentence_pair(self, lo: int, hi: int) -> tuple[list[int], list[int]]:
-        """Both kinds of sentence cuts in ``(lo, hi]``. They are found a whole paragraph at
-        a time, once: a paragraph's rules need no context from before it (brackets never
-        span lines), and a chunker asks for many windows of the same paragraph."""
-        if self._last_pair[0] == lo and self._last_pair[1] == hi:
-            return self._last_pair[2]
-        text = self.text
-        paras = self.paragraph_cuts()
-        k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
-        sentence: list[int] = []
-        before_lower: list[int] = []
-        while k <= len(paras):
-            start = paras[k - 1] if k else 0
-            if start >= hi:
-                break
-            got = self._sentence_memo.get(start)
-            if got is None:
-                end = paras[k] if k < len(paras) else len(text)
-                got = self._sentence_memo[start] = sentence_and_lower_cuts(text, start, end)
-            for src, dst in zip(got, (sentence, before_lower)):
-                dst += src[bisect.bisect_right(src, lo) : bisect.bisect_right(src, hi)]
-            k += 1
-        # the packer asks for the same window at the line level, then the sentence level
-        self._last_pair = (lo, hi, (sentence, before_lower))
-        return sentence, before_lower
+        """Sentence cuts in ``(lo, hi]``, or with ``lower`` the lower_sentence ones."""
+        return self.sentences.window(lo, hi, lower)
 
     def _line_window(self, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Newlines, plus sentence ends and glued spots where a new line evidently begins.
@@ -262,6 +227,21 @@ class Boundaries:
         if not nl and not glued:
             return inferred  # sentence cuts come sorted and once each
         return sorted(set(nl).union(inferred, glued))
+
+    def first_start(self, lo: int, hi: int) -> int:
+        """The first cut in ``(lo, hi]`` at the sentence level or coarser, or a newline before
+        it that is no soft wrap (where an overlap begins; 0: none), found in one compiled pass;
+        -1 where the Python search must look (see ``_sentscan.overlap_start``)."""
+        if not self.lf or not compiled.active():
+            return -1
+        lower, paras, memo = self.sentences.lower_text, self.paragraph_cuts(), self.sentences.scanned(lo)
+        args = (self.text, lo, hi, paras, -1 if lower is None else int(lower), self._soft_wraps, candidate_rules)
+        rows = self.glued_cuts(lo, hi)
+        got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts)
+        if got == -3:  # a long line: its paragraph is scanned whole, once
+            memo = self.sentences.scanned(lo, scan=True)
+            got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts)
+        return got
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:
         """The line cuts in ``(lo, hi]`` that a caller merging line and sentence cuts still

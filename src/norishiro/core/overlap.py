@@ -4,6 +4,7 @@ that has one, the longest overlap first."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
 from .boundaries import Level
@@ -39,10 +40,17 @@ class OverlapSearch:
         lo = self._overlap_lo(s, e)
         for level in self.overlap_levels:
             if self.exact:
-                # every cut after lo fits, and the first is the longest overlap: look in a
-                # window about half the usual overlap long first (each window costs a round of
-                # look-ups, each character little) and go on only if asked
+                # every cut after lo fits, and the first is the longest overlap
                 found = False
+                if level is Level.SENTENCE:  # nearly always the level that has one
+                    for c in self._sentence_starts(s, e, lo):
+                        found = True
+                        yield c
+                    if found:
+                        return
+                    continue
+                # look in a window about half the usual overlap long first (each window
+                # costs a round of look-ups, each character little) and go on only if asked
                 a, step = lo, 128
                 while a < e - 1:
                     b = min(e - 1, a + step)
@@ -83,6 +91,53 @@ class OverlapSearch:
         for c in sorted(sure.union(self.bnd.newline_cuts(lo, hi))):
             if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
                 yield c
+
+    def _sentence_starts(self, s: int, e: int, lo: int) -> Iterator[int]:
+        """The starts of ``_overlap_iter(Level.SENTENCE, s, e, lo, e - 1)``: the first from
+        one compiled pass where it can be found there (``Boundaries.first_start``: the
+        packer nearly always takes it), the rest from the Python search when asked for."""
+        bnd, hi = self.bnd, e - 1
+        if hi <= lo:
+            return
+        first = -1 if self._atom_starts else bnd.first_start(lo, hi)
+        if first == 0:
+            return
+        if first > 0:  # the compiled pass found the first; the rest only if asked for
+            yield first
+        for c in self._sentence_starts_py(s, e, lo):
+            if c > first:
+                yield c
+
+    def _sentence_starts_py(self, s: int, e: int, lo: int) -> Iterator[int]:
+        """The same in Python: the sure starts (paragraph, sentence, glued row) of the window
+        found at once, merged in order with its newlines, each newline's soft-wrap test made
+        only when it is reached."""
+        bnd, hi = self.bnd, e - 1
+        para = bnd.paragraph_cuts()
+        sure = para[bisect_left(para, lo + 1) : bisect_right(para, hi)]
+        sentence, glued = bnd.sentences.window(lo, hi), bnd.glued_cuts(lo, hi)
+        if sentence or glued:
+            sure = sorted(set(sure).union(sentence, glued))
+        lines = bnd.newline_cuts(lo, hi)
+        blocked = self._blocked if self._atom_starts else None
+        soft = bnd.is_soft
+        i = j = 0
+        ns, nl = len(sure), len(lines)
+        while i < ns or j < nl:
+            x = sure[i] if i < ns else e
+            y = lines[j] if j < nl else e
+            if x <= y:  # a sure start (and maybe a newline too)
+                c, i, j = x, i + 1, j + (x == y)
+                if c >= e:
+                    return
+                if not (blocked and blocked(c)):
+                    yield c
+            else:
+                c, j = y, j + 1
+                if c >= e:
+                    return
+                if not (blocked and blocked(c)) and not soft(c):
+                    yield c
 
     def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
         """Index of the first candidate ``c`` with the text ``c..e`` within ``budget``

@@ -17,7 +17,7 @@ from .chars import BREAK as _BREAK
 from .chars import HSPACE_STD as _HSPACE_STD
 from .chars import snap as _snap
 
-__all__ = ["sentence_cuts", "sentence_and_lower_cuts", "lower_case_text"]
+__all__ = ["sentence_cuts", "sentence_and_lower_cuts", "lower_case_text", "emote_cuts"]
 
 _OPENERS = "「『（(【［〈《〔｛[{“‘"
 _CLOSERS = "」』）)】］〉》〕｝]}”’"
@@ -134,7 +134,7 @@ def sentence_and_lower_cuts(text: str, lo: int = 0, hi: int | None = None) -> tu
         out, lower = compiled.native.scan(text, lo, hi, _decide)
     else:
         out, lower = _scan(text, lo, hi)
-    emotes = _emote_cuts(text, lo, hi)
+    emotes = emote_cuts(text, lo, hi)
     return (sorted(set(out) | set(emotes)) if emotes else out), lower
 
 
@@ -257,6 +257,10 @@ def _decide(
     return is_lower, (_snap(text, end) if nxt >= "\u0300" else end)
 
 
+# what a compiled scan asks of the candidates it does not decide itself
+candidate_rules = _decide
+
+
 # the first letter of a sentence: after . ? ! and spaces, or at the start of a paragraph or
 # of the text. Each pattern captures that letter; [^\W\d_] also takes non-decimal numerals
 # (Ⅻ), which are dropped before counting.
@@ -272,15 +276,18 @@ def lower_case_text(text: str, sample: int = 200_000) -> bool:
     of the letters that begin sentences (after ``. ``, ``? ``, ``! `` and at paragraph
     starts, in the first ``sample`` characters) at least two are lower case, and at least
     four times as many as capitals."""
-    head = text[:sample]
+    low, up = compiled.native.sentence_start_cases(text, sample) if compiled.active() else _start_cases(text[:sample])
+    return low >= 2 and up * 4 <= low
+
+
+def _start_cases(head: str) -> tuple[int, int]:
+    """How many letters that begin sentences in ``head`` are lower and upper case."""
     letters = [x for p in _STARTS_AFTER_END for x in p.findall(head)] + _STARTS_PARAGRAPH.findall(head)
     first = _STARTS_TEXT.match(head)
     if first:
         letters.append(first.group(1))
     letters = list(filter(str.isalpha, letters))
-    low = sum(map(str.islower, letters))
-    up = sum(map(str.isupper, letters))
-    return low >= 2 and up * 4 <= low
+    return sum(map(str.islower, letters)), sum(map(str.isupper, letters))
 
 
 def _continues_after_quotes(text: str, end: int) -> bool:
@@ -320,7 +327,7 @@ def _emotes(text: str, lo: int, hi: int) -> Iterator[regex.Match]:
                     break
 
 
-def _emote_cuts(text: str, lo: int, hi: int) -> list[int]:
+def emote_cuts(text: str, lo: int, hi: int) -> list[int]:
     """Sentence ends after an emoji, a kaomoji or a symbol such as ♪: after a predicate (a
     sentence-final kana, a word) and before a new sentence (not a particle, a terminator, a
     closing bracket)."""

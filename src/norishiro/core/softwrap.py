@@ -35,6 +35,7 @@ from itertools import accumulate
 
 import regex
 
+from . import compiled
 from .chars import WIDE, columns
 
 __all__ = ["soft_wraps", "SoftWraps"]
@@ -186,6 +187,9 @@ class SoftWraps:
         self._paras: dict[int, _Paragraph] = {}
         self._known: dict[int, bool] = {}  # a chunker asks about the same newline often
         self._fenced: dict[int, bool] = {}  # paragraph start -> a fence mark may be in it
+        # paragraph start -> its widths in characters and columns (compiled; () unknown)
+        self._widths: dict[int, tuple[int, ...]] = {}
+        self._ascii: bool | None = None
 
     def is_soft(self, p: int, start: int, end: int) -> bool:
         """``p`` (just after a newline) in the paragraph ``text[start:end]`` is a soft wrap."""
@@ -197,6 +201,8 @@ class SoftWraps:
             # most newlines are decided by their two lines alone: profile the paragraph (its
             # width, its fences) only for one that is not
             got = self._by_lines(p, start, end)
+            if got is None and compiled.active() and not self._fenced[start]:
+                got = self._by_width(p, start, end)
             if got is not None:
                 self._known[p] = got
                 return got
@@ -204,6 +210,22 @@ class SoftWraps:
         i = bisect_left(para.ends, p)
         got = self._known[p] = i < len(para.ends) - 1 and para.ends[i] == p and para.soft(i)
         return got
+
+    def _by_width(self, p: int, start: int, end: int) -> bool | None:
+        """:meth:`_Paragraph.soft` where the paragraph's width and the two lines settle it,
+        compiled (a paragraph without fence marks): a long hard-wrapped paragraph is then
+        measured in one pass and never split into lines here. None: profile it."""
+        widths = self._widths.get(start)
+        if widths is None:
+            if self._ascii is None:
+                self._ascii = self.text.isascii()
+            if not self._ascii:
+                _columns_compiled()
+            widths = self._widths[start] = compiled.native.line_width(self.text, start, end) or ()
+        if not widths:
+            return None
+        got = compiled.native.soft_full(self.text, p, start, end, *widths)
+        return None if got < 0 else got == 1
 
     def _by_lines(self, p: int, start: int, end: int) -> bool | None:
         """The decision of :meth:`_Paragraph.soft` for the newline before ``p`` when it does
@@ -219,6 +241,10 @@ class SoftWraps:
             )
         if fenced:
             return None
+        if compiled.active():  # the plain cases compiled; the rest (and the rules) below
+            got = compiled.native.soft_hint(text, p, start, end)
+            if got != -1:
+                return None if got == -2 else got == 1
         b = text.find("\n", p, end)
         cur = text[max(start, text.rfind("\n", start, p - 1) + 1) : p - 1].rstrip("\r")
         nxt = text[p : end if b < 0 else b].rstrip("\r")
@@ -229,6 +255,25 @@ class SoftWraps:
         # not hard: a full line is soft unless the next begins a block; a short one, if it
         # evidently continues
         return True if _continues(cur, nxt) and not _STRONG_NEXT.match(nxt) else None
+
+
+_WIDE_GIVEN = False
+
+
+def _columns_compiled() -> None:
+    """Give the compiled module ``WIDE`` over the Basic Multilingual Plane, once (about 20
+    ms, the first time a paragraph beyond ASCII is measured): display columns are then
+    counted there as here."""
+    global _WIDE_GIVEN
+    if _WIDE_GIVEN:
+        return
+    bits = bytearray(8192)
+    plane = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x10000)))
+    for m in WIDE.finditer(plane):
+        c = ord(m.group())
+        bits[c >> 3] |= 1 << (c & 7)
+    compiled.native.configure_wide(bytes(bits))
+    _WIDE_GIVEN = True
 
 
 def soft_wraps(text: str, start: int = 0, end: int | None = None) -> list[int]:

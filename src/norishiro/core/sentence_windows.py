@@ -1,0 +1,94 @@
+"""Sentence cuts of one text, window by window, for :class:`~norishiro.core.boundaries.Boundaries`.
+
+The sentence rules need no context from before a line: brackets never span a line break
+(the scan empties its bracket stack at one), a candidate terminator never holds one, and a
+sentence start is a line start or the last cut. So the cuts of a window are those of the
+lines it covers, scanned alone. A chunker asks for many windows of a paragraph that it
+chunks by sentences (text without line breaks): such a paragraph is scanned whole, once.
+An overlap window or a line-level look into a long hard-wrapped paragraph needs only its
+few lines: they are scanned alone, and the paragraph never is.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+
+from .sentences import lower_case_text, sentence_and_lower_cuts
+
+__all__ = ["SentenceWindows"]
+
+Pair = tuple[list[int], list[int]]
+# the lines a window covers are scanned alone when they are this much shorter than their
+# paragraph (and the paragraph is not scanned already)
+_LOCAL_SHARE = 4
+
+
+class SentenceWindows:
+    def __init__(self, text: str, paragraph_cuts: Callable[[], list[int]]):
+        self.text = text
+        self._paragraph_cuts = paragraph_cuts
+        self._memo: dict[int, Pair] = {}  # by paragraph start
+        self._last: tuple[int, int, Pair] = (-1, -1, ([], []))
+        self.lower_text: bool | None = None  # the text starts its sentences in lower case (when known)
+        self.local = True  # scan the covered lines alone where that is shorter (tests: False)
+
+    def window(self, lo: int, hi: int, lower: bool = False) -> list[int]:
+        """Sentence cuts in ``(lo, hi]``, or with ``lower`` the lower_sentence ones. In a
+        text that starts its sentences in lower case, both are sentence cuts."""
+        sentence, before_lower = self.pair(lo, hi)
+        if not before_lower:
+            return [] if lower else sentence
+        if self.lower_text is None:
+            self.lower_text = lower_case_text(self.text)
+        if self.lower_text:
+            return [] if lower else sorted(set(sentence) | set(before_lower))
+        return before_lower if lower else sentence
+
+    def pair(self, lo: int, hi: int) -> Pair:
+        """Both kinds of sentence cuts in ``(lo, hi]``, paragraph by paragraph."""
+        if self._last[0] == lo and self._last[1] == hi:
+            return self._last[2]
+        text = self.text
+        paras = self._paragraph_cuts()
+        k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
+        sentence: list[int] = []
+        before_lower: list[int] = []
+        while k <= len(paras):
+            start = paras[k - 1] if k else 0
+            if start >= hi:
+                break
+            end = paras[k] if k < len(paras) else len(text)
+            got = self._memo.get(start)
+            if got is None:
+                got = self._lines(start, end, lo, hi)
+            for src, dst in zip(got, (sentence, before_lower)):
+                dst += src[bisect.bisect_right(src, lo) : bisect.bisect_right(src, hi)]
+            k += 1
+        # the packer asks for the same window at the line level, then the sentence level
+        self._last = (lo, hi, (sentence, before_lower))
+        return sentence, before_lower
+
+    def scanned(self, p: int, scan: bool = False) -> Pair | None:
+        """The cuts of the paragraph holding ``p`` when it was scanned whole (with ``scan``:
+        scanned now if it was not), else None."""
+        paras = self._paragraph_cuts()
+        k = bisect.bisect_right(paras, p)
+        start = paras[k - 1] if k else 0
+        got = self._memo.get(start)
+        if got is None and scan:
+            end = paras[k] if k < len(paras) else len(self.text)
+            got = self._memo[start] = sentence_and_lower_cuts(self.text, start, end)
+        return got
+
+    def _lines(self, start: int, end: int, lo: int, hi: int) -> Pair:
+        """The cuts of the lines of ``text[start:end]`` that hold ``(lo, hi]``, or of the
+        whole paragraph (then remembered) when those lines are most of it."""
+        text = self.text
+        a = max(start, text.rfind("\n", start, lo) + 1) if lo > start else start
+        b = text.find("\n", hi, end) if hi < end else -1
+        b = end if b < 0 else b
+        if self.local and (b - a) * _LOCAL_SHARE <= end - start:
+            return sentence_and_lower_cuts(text, a, b)
+        got = self._memo[start] = sentence_and_lower_cuts(text, start, end)
+        return got

@@ -1,0 +1,214 @@
+"""The compiled overlap search and soft-wrap decisions give what the Python rules give.
+
+``_sentscan.overlap_start`` finds where an overlapping chunk begins in one pass, and
+``soft_hint`` / ``line_width`` / ``soft_full`` decide the plain soft-wrap cases; each says
+"ask Python" where it cannot be sure. Where it answers, the answer must be Python's.
+"""
+
+import contextlib
+import textwrap
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from norishiro.core import compiled
+from norishiro.core.boundaries import Boundaries
+from norishiro.core.measure import CharSizer
+from norishiro.core.packer import Packer
+from norishiro.core.sentence_windows import SentenceWindows
+from norishiro.core.sentences import lower_case_text
+from norishiro.core import softwrap
+from norishiro.core.softwrap import SoftWraps, _Paragraph, soft_wraps
+
+pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _columns():
+    softwrap._columns_compiled()  # as the first paragraph beyond ASCII does
+
+
+@contextlib.contextmanager
+def pure_python():
+    saved = compiled.PURE
+    compiled.PURE = True
+    try:
+        yield
+    finally:
+        compiled.PURE = saved
+
+
+_EN = st.sampled_from(["the", "line", "goes", "on", "and", "wraps", "over", "words", "Next", "a,", "x;", "so-", "end."])
+_JA = st.sampled_from(
+    ["所見", "を認めるが", "増大は", "ない。", "から", "および", "及び", "ため", "です", "日本語の", "テスト", "ーー"]
+    + ["なし", "あり", "して", "ので", "けど", "または", "よび", "に", "は", "、", "漢字", "かな", "カナ"]
+)
+_ODD = st.sampled_from(
+    ["e.g.", "Dr.", "ends!", "why?", "Label:", "値：", "|", "||", "| a |", "\t", "【注】", "- item", "* x", "# H"]
+    + ["1.", "(2)", "Na 140", "mg/dL", "CRP 3", "👍", "(笑)", "^_^", "é", "e\u0301", "\u3000", "\xa0", "“quoted.”"]
+    + ["(see p. 4).", "``", "~~", "\r", "\x1f", "々", "〆", "ゝ", "Ab12", "T-3 <5"]
+)
+_WORDS = st.one_of(_EN, _EN, _EN, _JA, _JA, _ODD)
+
+
+def _wrapped(words: list[str], width: int, indent: str, joiner: str) -> str:
+    return textwrap.fill(joiner.join(words), width, initial_indent=indent, subsequent_indent=indent)
+
+
+_PARAGRAPH = st.builds(
+    _wrapped,
+    st.lists(_WORDS, min_size=8, max_size=80),
+    st.integers(12, 70),
+    st.sampled_from(["", "  ", "    ", "\xa0\xa0\xa0 "]),
+    st.sampled_from([" ", " ", ""]),
+)
+_LINES = st.lists(st.lists(_WORDS, max_size=6).map(" ".join), min_size=1, max_size=8).map("\n".join)
+_TEXT = st.lists(_PARAGRAPH | _PARAGRAPH | _LINES | st.text(max_size=12), min_size=1, max_size=6).flatmap(
+    lambda parts: st.lists(st.sampled_from(["\n\n", "\n", "\n \n", " "]), min_size=len(parts), max_size=len(parts)).map(
+        lambda seps: "".join(p + s for p, s in zip(parts, seps))
+    )
+)
+
+
+def _paragraphs(text: str):
+    b = Boundaries(text)
+    bounds = [0, *b.paragraph_cuts(), len(text)]
+    return [(s, e) for s, e in zip(bounds, bounds[1:]) if e > s]
+
+
+def _fenced(text: str, s: int, e: int) -> bool:
+    return "``" in text[s:e] or "~~" in text[s:e]
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_compiled_soft_wrap_decisions_are_the_profiles(text):
+    """Where a compiled decision answers, it is the paragraph profile's; where the lines'
+    hint says they do not settle it, ``_by_lines`` says so too; a paragraph's width is the
+    profile's."""
+    native = compiled.native
+    for s, e in _paragraphs(text):
+        if _fenced(text, s, e):
+            continue
+        soft = set(soft_wraps(text, s, e))
+        profile = _Paragraph(text, s, e)
+        widths = native.line_width(text, s, e)
+        if widths is not None:
+            want = (profile.top_c if profile.by_chars else 0, profile.top_w if profile.by_cols else 0)
+            assert widths == want, (text[s:e], widths, want)
+        for p in (i + 1 for i in range(s, e) if text[i] == "\n"):
+            want = p in soft
+            hint = native.soft_hint(text, p, s, e)
+            if hint in (0, 1):
+                assert hint == want, (text[max(s, p - 60) : p + 40], hint)
+            if hint == -2:
+                with pure_python():
+                    assert SoftWraps(text)._by_lines(p, s, e) is None, text[max(s, p - 60) : p + 40]
+            if widths is not None:
+                full = native.soft_full(text, p, s, e, *widths)
+                if full in (0, 1):
+                    assert full == want, (text[max(s, p - 60) : p + 40], full, widths)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT, st.floats(0, 1), st.integers(1, 400), st.booleans(), st.booleans(), st.booleans())
+def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, classified, memo, wraps):
+    """``overlap_start`` gives the first start the Python search yields (none: 0), in any
+    state of the text's caches (lower case classified or not, paragraph scanned or not), and
+    the lazy search yields the same starts with it as without."""
+    n = len(text)
+    lo = int(at * n)
+    e = min(n, lo + span)
+    if e - 1 <= lo:
+        return
+
+    def packer():
+        m = CharSizer().measure(text)
+        return Packer(text, m, 400, overlap=200, boundaries=Boundaries(text, soft_wraps=wraps))
+
+    with pure_python():
+        want = list(packer()._sentence_starts_py(0, e, lo))
+    p = packer()
+    if classified:
+        p.bnd.sentences.lower_text = lower_case_text(text)
+    if memo:
+        p.bnd.sentences.scanned(lo, scan=True)
+    got = p.bnd.first_start(lo, e - 1) if p.bnd.lf else -1
+    if got == 0:
+        assert want == [], (text, lo, e)
+    elif got > 0:
+        assert want and got == want[0], (text, lo, e, got, want[:3])
+    assert list(packer()._sentence_starts(0, e, lo)) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, st.floats(0, 1), st.integers(0, 600))
+def test_a_windows_lines_scanned_alone_give_the_paragraphs_sentence_cuts(text, at, span):
+    """The sentence rules need nothing from before a line: the lines a window covers,
+    scanned alone, give the cuts the whole paragraph's scan gives there."""
+    lo = int(at * len(text))
+    hi = min(len(text), lo + span)
+    for on in (True, False):
+        ctx = contextlib.nullcontext() if on else pure_python()
+        with ctx:
+            b = Boundaries(text)
+            local, whole = SentenceWindows(text, b.paragraph_cuts), SentenceWindows(text, b.paragraph_cuts)
+            whole.local = False
+            assert local.pair(lo, hi) == whole.pair(lo, hi), (text, lo, hi)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list(".!?\"')]’” \t\naAbBéÉ1²Ⅻ日ßǅ\u0301ª")), max_size=80), st.integers(0, 90))
+def test_compiled_sentence_start_cases_are_the_patterns(text, limit):
+    from norishiro.core.sentences import _start_cases
+
+    assert compiled.native.sentence_start_cases(text, limit) == _start_cases(text[:limit])
+
+
+@pytest.mark.parametrize("spaces", [True, False])
+@pytest.mark.parametrize("share", [0.78, 0.8, 0.82, 0.88, 0.92, 0.94, 0.95, 0.96])
+@pytest.mark.parametrize("near", [1, 2, 3])
+def test_the_compiled_paragraph_width_is_the_profiles_at_its_thresholds(spaces, share, near):
+    """Lines about as wide as the widest, a few a little shorter: the compiled width agrees
+    with the profile on either side of the 0.8 and 0.95 shares and of the 60% rule."""
+    top = 50
+    short = max(1, int(top * share))
+
+    def line(n):
+        return ("ab " * n)[:n].rstrip("x") if spaces else "x" * n
+
+    lines = [line(top)] * near + [line(short)] * (5 - near) + ["last"]
+    text = "\n".join(lines)
+    profile = _Paragraph(text, 0, len(text))
+    widths = compiled.native.line_width(text, 0, len(text))
+    assert widths == (profile.top_c if profile.by_chars else 0, 0), (share, near, spaces)
+
+
+def test_the_compiled_soft_wrap_character_classes_are_the_patterns():
+    """Over every code point: display width as ``WIDE`` says (the Basic Multilingual Plane;
+    beyond it the compiled tests ask Python), kana and kanji only where the scripts are
+    (and every other kanji marked "maybe"), and the fixed sets of softwrap's patterns."""
+    import regex
+
+    from norishiro.core.chars import WIDE
+
+    han, hira, kata = (regex.compile(rf"\p{{{n}}}") for n in ("Han", "Hiragana", "Katakana"))
+    term = regex.compile(r"[。｡!?！？…‥]")
+    closer = regex.compile(r"[」』）)】］〉》〕｝\]}”’\"']")
+    bullet = regex.compile(r"[【■□◆◇●◎▼▶►•※・]")
+    particle = regex.compile(r"[はがをにのでともへやて、，]")
+    digit = regex.compile(r"[0-9０-９]")
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        wide, is_hira, is_kata, is_han, maybe, t, c, b, part, dig = compiled.native.soft_classes(cp)
+        assert wide == (bool(WIDE.match(ch)) if cp < 0x10000 else -1), hex(cp)
+        assert not is_hira or hira.match(ch), hex(cp)
+        assert not is_kata or kata.match(ch), hex(cp)
+        assert not is_han or han.match(ch), hex(cp)
+        assert not han.match(ch) or is_han or maybe, hex(cp)
+        assert (t, c, b, part, dig) == tuple(bool(p.match(ch)) for p in (term, closer, bullet, particle, digit)), hex(
+            cp
+        )
