@@ -12,13 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from norishiro.core import compiled
+from norishiro.core import compiled, softwrap
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.measure import CharSizer
 from norishiro.core.packer import Packer
 from norishiro.core.sentence_windows import SentenceWindows
 from norishiro.core.sentences import lower_case_text
-from norishiro.core import softwrap
 from norishiro.core.softwrap import SoftWraps, _Paragraph, soft_wraps
 
 pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
@@ -111,21 +110,26 @@ def test_compiled_soft_wrap_decisions_are_the_profiles(text):
                     assert full == want, (text[max(s, p - 60) : p + 40], full, widths)
 
 
+_ATOMS = st.lists(st.tuples(st.floats(0, 1), st.integers(1, 120)), max_size=3)
+
+
 @settings(max_examples=400, deadline=None)
-@given(_TEXT, st.floats(0, 1), st.integers(1, 400), st.booleans(), st.booleans(), st.booleans())
-def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, classified, memo, wraps):
+@given(_TEXT, st.floats(0, 1), st.integers(1, 400), st.booleans(), st.booleans(), st.booleans(), _ATOMS)
+def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, classified, memo, wraps, atoms):
     """``overlap_start`` gives the first start the Python search yields (none: 0), in any
-    state of the text's caches (lower case classified or not, paragraph scanned or not), and
-    the lazy search yields the same starts with it as without."""
+    state of the text's caches (lower case classified or not, paragraph scanned or not),
+    with spans kept whole or none, and the lazy search yields the same starts with it as
+    without."""
     n = len(text)
     lo = int(at * n)
     e = min(n, lo + span)
     if e - 1 <= lo:
         return
+    kept = [(int(a * n), min(n, int(a * n) + k)) for a, k in atoms]
 
     def packer():
         m = CharSizer().measure(text)
-        return Packer(text, m, 400, overlap=200, boundaries=Boundaries(text, soft_wraps=wraps))
+        return Packer(text, m, 400, overlap=200, boundaries=Boundaries(text, soft_wraps=wraps), atoms=kept)
 
     with pure_python():
         want = list(packer()._sentence_starts_py(0, e, lo))
@@ -134,7 +138,8 @@ def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, 
         p.bnd.sentences.lower_text = lower_case_text(text)
     if memo:
         p.bnd.sentences.scanned(lo, scan=True)
-    got = p.bnd.first_start(lo, e - 1) if p.bnd.lf else -1
+    held = (p._atom_starts, p._atom_ends) if p._atom_starts else None
+    got = p.bnd.first_start(lo, e - 1, held) if p.bnd.lf else -1
     if got == 0:
         assert want == [], (text, lo, e)
     elif got > 0:

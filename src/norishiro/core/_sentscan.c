@@ -1079,20 +1079,40 @@ static int has_fence_mark(PyObject *text, State *st, Py_ssize_t start, Py_ssize_
 
 static Py_ssize_t item_at(PyObject *list, Py_ssize_t k) { return PyLong_AsSsize_t(PyList_GET_ITEM(list, k)); }
 
-/* the first item beyond x of a sorted list of positions, or -1 */
-static Py_ssize_t first_after(PyObject *list, Py_ssize_t x) {
+/* the index of the first item beyond x of a sorted list of positions */
+static Py_ssize_t index_after(PyObject *list, Py_ssize_t x) {
     Py_ssize_t a = 0, b = PyList_GET_SIZE(list);
     while (a < b) {
         Py_ssize_t mid = (a + b) / 2;
         if (item_at(list, mid) <= x) a = mid + 1;
         else b = mid;
     }
-    return a < PyList_GET_SIZE(list) ? item_at(list, a) : -1;
+    return a;
+}
+
+/* Atoms kept whole (Packer._blocked): c lies inside the last one that starts before it. */
+typedef struct {
+    PyObject *starts, *ends; /* NULL: none */
+} Atoms;
+
+static int blocked_at(const Atoms *at, Py_ssize_t c) {
+    if (!at->starts) return 0;
+    Py_ssize_t i = index_after(at->starts, c - 1) - 1;
+    return i >= 0 && c < item_at(at->ends, i);
+}
+
+/* the first item beyond x of a sorted list of positions that no atom holds, or -1 */
+static Py_ssize_t first_free(PyObject *list, Py_ssize_t x, const Atoms *at) {
+    for (Py_ssize_t k = index_after(list, x); k < PyList_GET_SIZE(list); k++) {
+        Py_ssize_t v = item_at(list, k);
+        if (!blocked_at(at, v)) return v;
+    }
+    return -1;
 }
 
 /* overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued,
-   emotes): the first start in (lo, hi] of the next chunk at the sentence level, as the first
-   one OverlapSearch._sentence_starts yields for a "\n"-only text without atoms: a paragraph,
+   emotes, atoms): the first start in (lo, hi] of the next chunk at the sentence level, as the first
+   one OverlapSearch._sentence_starts yields for a "\n"-only text: a paragraph,
    sentence or glued-row cut, or a newline that is no soft wrap before them. 0 when there is
    none; -1 when Python must look (a combining mark, a lower-case end in a text not classified
    yet); -3 when the line holding lo is long (a paragraph without newlines): scan its
@@ -1101,14 +1121,28 @@ static Py_ssize_t first_after(PyObject *list, Py_ssize_t x) {
    is_soft(p): the soft-wrap decision where the lines and the paragraph's width do not settle
    it here; memo: None, or the (cuts, lower_cuts) of the paragraph holding lo; glued: the
    glued-row cuts of the window; emotes(text, a, b): the emote sentence ends of the lines
-   [a, b), asked only where an emote may be. */
+   [a, b), asked only where an emote may be; atoms: None or the (starts, ends) of the spans
+   kept whole, where no start may be. */
 static PyObject *overlap_start(PyObject *self, PyObject *args) {
-    PyObject *text, *paras, *decide, *is_soft, *memo, *glued, *emotes;
+    PyObject *text, *paras, *decide, *is_soft, *memo, *glued, *emotes, *atoms;
     Py_ssize_t lo, hi;
     int lower_text, soft_wraps;
-    if (!PyArg_ParseTuple(args, "UnnO!iiOOOOO", &text, &lo, &hi, &PyList_Type, &paras, &lower_text, &soft_wraps,
-                          &decide, &is_soft, &memo, &glued, &emotes))
+    if (!PyArg_ParseTuple(args, "UnnO!iiOOOOOO", &text, &lo, &hi, &PyList_Type, &paras, &lower_text, &soft_wraps,
+                          &decide, &is_soft, &memo, &glued, &emotes, &atoms))
         return NULL;
+    Atoms at = {NULL, NULL};
+    if (atoms != Py_None) {
+        if (!PyTuple_Check(atoms) || PyTuple_GET_SIZE(atoms) != 2 || !PyList_Check(PyTuple_GET_ITEM(atoms, 0)) ||
+            !PyList_Check(PyTuple_GET_ITEM(atoms, 1)) ||
+            PyList_GET_SIZE(PyTuple_GET_ITEM(atoms, 0)) != PyList_GET_SIZE(PyTuple_GET_ITEM(atoms, 1))) {
+            PyErr_SetString(PyExc_TypeError, "atoms: None or (starts, ends), two lists of one length");
+            return NULL;
+        }
+        if (PyList_GET_SIZE(PyTuple_GET_ITEM(atoms, 0))) {
+            at.starts = PyTuple_GET_ITEM(atoms, 0);
+            at.ends = PyTuple_GET_ITEM(atoms, 1);
+        }
+    }
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "_sentscan.configure() was not called");
         return NULL;
@@ -1133,6 +1167,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
     Py_ssize_t pstart = a ? item_at(paras, a - 1) : 0, pend = a < np ? item_at(paras, a) : n;
     if (PyErr_Occurred()) return NULL;
     Py_ssize_t x = pend <= hi && pend < n ? pend : -1;
+    if (x >= 0 && blocked_at(&at, x)) return PyLong_FromLong(-1); /* the next paragraph's cuts may come first */
     /* the first sentence cut: from the paragraph's cuts when it was scanned whole, else
        from the lines holding the window, scanned alone */
     Py_ssize_t first = -1, first_lower = -1, first_emote = -1;
@@ -1142,8 +1177,8 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_TypeError, "memo: None or (cuts, lower_cuts), two lists");
             return NULL;
         }
-        first = first_after(PyTuple_GET_ITEM(memo, 0), lo);
-        first_lower = first_after(PyTuple_GET_ITEM(memo, 1), lo);
+        first = first_free(PyTuple_GET_ITEM(memo, 0), lo, &at);
+        first_lower = first_free(PyTuple_GET_ITEM(memo, 1), lo, &at);
     } else {
         Py_ssize_t a0 = lo - 4097 > pstart ? lo - 4097 : pstart, L = PyUnicode_FindChar(text, '\n', a0, lo, -1);
         if (L == -2) return NULL;
@@ -1161,10 +1196,9 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (hint < R) { /* an emote may end a sentence there: sentences._emote_cuts says where */
             PyObject *got = PyObject_CallFunction(emotes, "Onn", text, L, R);
             if (!got) return NULL;
-            Py_ssize_t at = PyList_Check(got) ? first_after(got, lo) : -1;
+            first_emote = PyList_Check(got) ? first_free(got, lo, &at) : -1;
             Py_DECREF(got);
             if (PyErr_Occurred()) return NULL;
-            first_emote = at;
         }
         PyObject *out = PyList_New(0), *lower = PyList_New(0);
         if (!out || !lower) {
@@ -1174,11 +1208,12 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         }
         st->lo = st->scan = st->done = L;
         st->hi = R;
-        int bad = scan_loop(text, st, decide, out, lower, lo);
+        /* stop at the first cut after lo (with atoms the whole lines: it may lie in one) */
+        int bad = scan_loop(text, st, decide, out, lower, at.starts ? -1 : lo);
         PyMem_Free(st->stack.items);
         if (!bad) {
-            first = first_after(out, lo);
-            first_lower = first_after(lower, lo);
+            first = first_free(out, lo, &at);
+            first_lower = first_free(lower, lo, &at);
         }
         Py_DECREF(out);
         Py_DECREF(lower);
@@ -1192,7 +1227,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (lower_text) first = first_lower;
     }
     if (first >= 0 && (x < 0 || first < x)) x = first;
-    Py_ssize_t row = first_after(glued, lo); /* a glued row's start (glued.glued_line_cuts) */
+    Py_ssize_t row = first_free(glued, lo, &at); /* a glued row's start (glued.glued_line_cuts) */
     if (row == -1 && PyErr_Occurred()) return NULL;
     if (row >= 0 && row <= hi && (x < 0 || row < x)) x = row;
     /* the newlines before it (boundaries._regex_cuts of the line pattern, from search_start) */
@@ -1223,6 +1258,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (q < n && AT(q) >= 0x300 && !surely_no_extend(AT(q))) return PyLong_FromLong(-1);
         if (q <= lo || q >= n) continue;
         if (q > hi || (x >= 0 && q >= x)) break;
+        if (blocked_at(&at, q)) continue;
         if (!soft_wraps) return PyLong_FromSsize_t(q);
         if (fenced < 0) fenced = has_fence_mark(text, st, pstart, pend);
         int h = fenced ? -1 : soft_hint_at(st, q, pstart, pend);
@@ -1489,7 +1525,7 @@ static PyMethodDef methods[] = {
     {"line_width", line_width, METH_VARARGS, "line_width(text, start, end) -> (top_c, top_w), or None: ask Python"},
     {"configure_wide", configure_wide, METH_O, "configure_wide(bits) -> None: chars.WIDE over the BMP, a bit each"},
     {"overlap_start", overlap_start, METH_VARARGS,
-     "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes) -> first, 0, <0 ask"},
+     "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms) -> first, 0, <0"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,
      "sentence_start_cases(text, limit) -> (lower, upper) letters that begin sentences in text[:limit]"},
     {"soft_classes", soft_classes, METH_O,

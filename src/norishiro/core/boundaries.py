@@ -228,19 +228,20 @@ class Boundaries:
             return inferred  # sentence cuts come sorted and once each
         return sorted(set(nl).union(inferred, glued))
 
-    def first_start(self, lo: int, hi: int) -> int:
+    def first_start(self, lo: int, hi: int, atoms: tuple[list[int], list[int]] | None = None) -> int:
         """The first cut in ``(lo, hi]`` at the sentence level or coarser, or a newline before
         it that is no soft wrap (where an overlap begins; 0: none), found in one compiled pass;
-        -1 where the Python search must look (see ``_sentscan.overlap_start``)."""
+        -1 where the Python search must look (see ``_sentscan.overlap_start``). ``atoms``:
+        the starts and ends of spans kept whole (none of their inner cuts is a start)."""
         if not self.lf or not compiled.active():
             return -1
         lower, paras, memo = self.sentences.lower_text, self.paragraph_cuts(), self.sentences.scanned(lo)
         args = (self.text, lo, hi, paras, -1 if lower is None else int(lower), self._soft_wraps, candidate_rules)
         rows = self.glued_cuts(lo, hi)
-        got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts)
+        got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts, atoms)
         if got == -3:  # a long line: its paragraph is scanned whole, once
             memo = self.sentences.scanned(lo, scan=True)
-            got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts)
+            got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts, atoms)
         return got
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:

@@ -99,7 +99,7 @@ class OverlapSearch:
         bnd, hi = self.bnd, e - 1
         if hi <= lo:
             return
-        first = -1 if self._atom_starts else bnd.first_start(lo, hi)
+        first = bnd.first_start(lo, hi, (self._atom_starts, self._atom_ends) if self._atom_starts else None)
         if first == 0:
             return
         if first > 0:  # the compiled pass found the first; the rest only if asked for

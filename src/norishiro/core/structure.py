@@ -75,6 +75,7 @@ _BRACKET = re.compile(r"^(?: {0,3}|\t)[【\[［](?![\d\s:：./\-年月日時分�
 _MARK = re.compile(r"^(?: {0,3}|\t)[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_AT = re.compile(r" {0,3}(?:`{3,}|~{3,})")  # the same, matched at a line start inside the text
 _BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
 
 
@@ -169,6 +170,10 @@ def find_sections(
         return m is None or not line[m.end() :].strip()
 
     for q in heads:
+        if in_fence:  # only the line that closes the fence matters (the "\n" put in front: q is its start)
+            if _FENCE_AT.match(text, q):
+                in_fence = False
+            continue
         m0 = cand.match(nl_text, q)
         if m0 is None:
             continue
