@@ -1116,11 +1116,12 @@ static Py_ssize_t first_free(PyObject *list, Py_ssize_t x, const Atoms *at) {
    sentence or glued-row cut, or a newline that is no soft wrap before them. 0 when there is
    none; -1 when Python must look (a combining mark, a lower-case end in a text not classified
    yet); -3 when the line holding lo is long (a paragraph without newlines): scan its
-   paragraph whole and pass its cuts as memo. paras: the paragraph cuts; lower_text: 1, 0, or
+   paragraph whole (into memo) and ask again. paras: the paragraph cuts; lower_text: 1, 0, or
    -1 unknown; decide: sentences' rules for the candidates the scan does not decide;
    is_soft(p): the soft-wrap decision where the lines and the paragraph's width do not settle
-   it here; memo: None, or the (cuts, lower_cuts) of the paragraph holding lo; glued: the
-   glued-row cuts of the window; emotes(text, a, b): the emote sentence ends of the lines
+   it here; memo: the paragraphs scanned whole, (cuts, lower_cuts) by their start; glued(text,
+   lo, hi): the glued-row cuts of the window, asked only where a glued row may be (the same
+   quick look as glued_hint); emotes(text, a, b): the emote sentence ends of the lines
    [a, b), asked only where an emote may be; atoms: None or the (starts, ends) of the spans
    kept whole, where no start may be. */
 static PyObject *overlap_start(PyObject *self, PyObject *args) {
@@ -1152,10 +1153,6 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
     Py_ssize_t n = st->n;
     if (hi > n) hi = n;
     if (lo < 0 || hi <= lo) return PyLong_FromLong(0);
-    if (!PyList_Check(glued)) {
-        PyErr_SetString(PyExc_TypeError, "glued: a list of positions");
-        return NULL;
-    }
     /* the paragraph holding lo, and the first paragraph cut after it */
     Py_ssize_t np = PyList_GET_SIZE(paras), a = 0, b = np;
     while (a < b) {
@@ -1171,6 +1168,18 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
     /* the first sentence cut: from the paragraph's cuts when it was scanned whole, else
        from the lines holding the window, scanned alone */
     Py_ssize_t first = -1, first_lower = -1, first_emote = -1;
+    if (!PyDict_Check(memo)) {
+        PyErr_SetString(PyExc_TypeError, "memo: a dict of paragraph scans");
+        return NULL;
+    }
+    PyObject *key = PyLong_FromSsize_t(pstart);
+    if (!key) return NULL;
+    memo = PyDict_GetItemWithError(memo, key); /* borrowed */
+    Py_DECREF(key);
+    if (!memo) {
+        if (PyErr_Occurred()) return NULL;
+        memo = Py_None;
+    }
     if (memo != Py_None) {
         if (!PyTuple_Check(memo) || PyTuple_GET_SIZE(memo) != 2 || !PyList_Check(PyTuple_GET_ITEM(memo, 0)) ||
             !PyList_Check(PyTuple_GET_ITEM(memo, 1))) {
@@ -1227,9 +1236,22 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (lower_text) first = first_lower;
     }
     if (first >= 0 && (x < 0 || first < x)) x = first;
-    Py_ssize_t row = first_free(glued, lo, &at); /* a glued row's start (glued.glued_line_cuts) */
-    if (row == -1 && PyErr_Occurred()) return NULL;
-    if (row >= 0 && row <= hi && (x < 0 || row < x)) x = row;
+    /* a glued row's start: glued.glued_line_cuts, asked where glued._maybe_glued says one may be */
+    Py_ssize_t ga = lo - 16 > 0 ? lo - 16 : 0, gb = hi + 16 < n ? hi + 16 : n, mark = 0;
+    for (Py_ssize_t i = ga; !mark; i++) {
+        FIND_FIRST(st, i, gb, IS_GLUED_FIRST(c));
+        if (i >= gb) break;
+        Py_ssize_t last = glued_mark_last(st, i, n);
+        mark = last >= 0 && last < gb;
+    }
+    if (mark) {
+        PyObject *rows = PyObject_CallFunction(glued, "Onn", text, lo, hi);
+        if (!rows) return NULL;
+        Py_ssize_t row = PyList_Check(rows) ? first_free(rows, lo, &at) : -1;
+        Py_DECREF(rows);
+        if (PyErr_Occurred()) return NULL;
+        if (row >= 0 && row <= hi && (x < 0 || row < x)) x = row;
+    }
     /* the newlines before it (boundaries._regex_cuts of the line pattern, from search_start) */
     Py_ssize_t from = lo - 1 > 0 ? lo - 1 : 0;
     while (from > 0 && lo - from < 256) {

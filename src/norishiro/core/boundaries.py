@@ -235,13 +235,13 @@ class Boundaries:
         the starts and ends of spans kept whole (none of their inner cuts is a start)."""
         if not self.lf or not compiled.active():
             return -1
-        lower, paras, memo = self.sentences.lower_text, self.paragraph_cuts(), self.sentences.scanned(lo)
-        args = (self.text, lo, hi, paras, -1 if lower is None else int(lower), self._soft_wraps, candidate_rules)
-        rows = self.glued_cuts(lo, hi)
-        got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts, atoms)
+        sw, lower = self.sentences, self.sentences.lower_text
+        args = (self.text, lo, hi, self.paragraph_cuts(), -1 if lower is None else int(lower), self._soft_wraps)
+        rest = (candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms)
+        got = compiled.native.overlap_start(*args, *rest)
         if got == -3:  # a long line: its paragraph is scanned whole, once
-            memo = self.sentences.scanned(lo, scan=True)
-            got = compiled.native.overlap_start(*args, self.is_soft, memo, rows, emote_cuts, atoms)
+            sw.scanned(lo, scan=True)
+            got = compiled.native.overlap_start(*args, *rest)
         return got
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:

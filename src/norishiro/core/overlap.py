@@ -29,11 +29,24 @@ class OverlapSearch:
             return s
         return max(s, self.m.back(e, self.overlap + 8) - 16)
 
-    def overlap_starts(self, s: int, e: int) -> Iterator[int]:
+    def quick_start(self, s: int, e: int) -> int:
+        """The first start ``overlap_starts`` yields at the sentence level, from one compiled
+        pass (characters, the sentence level first): the packer's common case without the
+        search's generators. 0: there is none at that level; -1: the Python search must
+        look; -2: not asked (tokens, or another first level)."""
+        if not self.exact or self.overlap_levels[0] is not Level.SENTENCE:
+            return -2
+        lo = self._overlap_lo(s, e)
+        if e - 1 <= lo:
+            return 0
+        return self.bnd.first_start(lo, e - 1, (self._atom_starts, self._atom_ends) if self._atom_starts else None)
+
+    def overlap_starts(self, s: int, e: int, first: int = -2) -> Iterator[int]:
         """Candidate starts for the next chunk, most overlap first (whole units only).
 
         The coarsest overlap level that has a unit fitting the overlap budget is used;
-        within it, starts are tried from the longest overlap to the shortest.
+        within it, starts are tried from the longest overlap to the shortest. ``first``:
+        what ``quick_start`` said, when the caller asked it.
         """
         if self.overlap <= 0:
             return
@@ -43,7 +56,7 @@ class OverlapSearch:
                 # every cut after lo fits, and the first is the longest overlap
                 found = False
                 if level is Level.SENTENCE:  # nearly always the level that has one
-                    for c in self._sentence_starts(s, e, lo):
+                    for c in self._sentence_starts(s, e, lo, first):
                         found = True
                         yield c
                     if found:
@@ -92,14 +105,16 @@ class OverlapSearch:
             if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
                 yield c
 
-    def _sentence_starts(self, s: int, e: int, lo: int) -> Iterator[int]:
+    def _sentence_starts(self, s: int, e: int, lo: int, first: int = -2) -> Iterator[int]:
         """The starts of ``_overlap_iter(Level.SENTENCE, s, e, lo, e - 1)``: the first from
         one compiled pass where it can be found there (``Boundaries.first_start``: the
-        packer nearly always takes it), the rest from the Python search when asked for."""
+        packer nearly always takes it), the rest from the Python search when asked for.
+        ``first``: that pass's answer when the caller has it (-2: ask)."""
         bnd, hi = self.bnd, e - 1
         if hi <= lo:
             return
-        first = bnd.first_start(lo, hi, (self._atom_starts, self._atom_ends) if self._atom_starts else None)
+        if first == -2:
+            first = bnd.first_start(lo, hi, (self._atom_starts, self._atom_ends) if self._atom_starts else None)
         if first == 0:
             return
         if first > 0:  # the compiled pass found the first; the rest only if asked for

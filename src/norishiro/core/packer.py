@@ -334,7 +334,13 @@ class Packer(OverlapSearch):
             if e >= n:
                 return
             nxt_s, nxt_e = e, None
-            for tries, cand in enumerate(self.overlap_starts(s, e)) if self.overlap > 0 else ():
+            first = self.quick_start(s, e) if self.overlap > 0 else -2
+            if first > 0:  # the search's first candidate, compiled; the search only if it fails
+                nxt_e = self.find_end(first, e)
+                nxt_s = first if nxt_e is not None else e
+            for tries, cand in (
+                enumerate(self.overlap_starts(s, e, first)) if self.overlap > 0 and nxt_e is None else ()
+            ):
                 if tries >= 8:
                     break
                 got = self.find_end(cand, e)

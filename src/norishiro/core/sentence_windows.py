@@ -28,7 +28,7 @@ class SentenceWindows:
     def __init__(self, text: str, paragraph_cuts: Callable[[], list[int]]):
         self.text = text
         self._paragraph_cuts = paragraph_cuts
-        self._memo: dict[int, Pair] = {}  # by paragraph start
+        self.memo: dict[int, Pair] = {}  # the paragraphs scanned whole, by their start
         self._last: tuple[int, int, Pair] = (-1, -1, ([], []))
         self.lower_text: bool | None = None  # the text starts its sentences in lower case (when known)
         self.local = True  # scan the covered lines alone where that is shorter (tests: False)
@@ -59,7 +59,7 @@ class SentenceWindows:
             if start >= hi:
                 break
             end = paras[k] if k < len(paras) else len(text)
-            got = self._memo.get(start)
+            got = self.memo.get(start)
             if got is None:
                 got = self._lines(start, end, lo, hi)
             for src, dst in zip(got, (sentence, before_lower)):
@@ -75,10 +75,10 @@ class SentenceWindows:
         paras = self._paragraph_cuts()
         k = bisect.bisect_right(paras, p)
         start = paras[k - 1] if k else 0
-        got = self._memo.get(start)
+        got = self.memo.get(start)
         if got is None and scan:
             end = paras[k] if k < len(paras) else len(self.text)
-            got = self._memo[start] = sentence_and_lower_cuts(self.text, start, end)
+            got = self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
         return got
 
     def _lines(self, start: int, end: int, lo: int, hi: int) -> Pair:
@@ -90,5 +90,5 @@ class SentenceWindows:
         b = end if b < 0 else b
         if self.local and (b - a) * _LOCAL_SHARE <= end - start:
             return sentence_and_lower_cuts(text, a, b)
-        got = self._memo[start] = sentence_and_lower_cuts(text, start, end)
+        got = self.memo[start] = sentence_and_lower_cuts(text, start, end)
         return got
