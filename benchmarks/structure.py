@@ -12,7 +12,7 @@ another checkout's ``src`` folder too, each in its own process, alternating for 
 rounds, for a before and after on one machine at one time (best over the rounds).
 ``--parts`` adds where structure-on time goes: ``find_sections`` and ``find_atoms`` alone,
 and structure on with the provider answering no atoms, or one section for the whole text.
-``--overlap`` adds plain text with a 12.5% overlap (250 characters).
+``--overlap`` adds a 12.5% overlap (250 characters), on plain text and with structure on.
 ``--greedy`` chunks with ``balance=False`` (only for checkouts that have the option).
 ``NORISHIRO_PURE_PYTHON=1`` in front times the pure-Python path.
 """
@@ -86,6 +86,7 @@ def shape_times(reps: int, parts: bool, greedy: bool, overlap: bool = False) -> 
         }
         if overlap:
             row["overlap 250"] = best_time(docs, reps, time.process_time, structure=False, overlap=250, **opts)
+            row["structure on, overlap 250"] = best_time(docs, reps, time.process_time, overlap=250, **opts)
         if not parts:
             continue
         for name, fn in (("find_sections", structure.find_sections), ("find_atoms", structure.find_atoms)):
@@ -139,7 +140,9 @@ def main() -> None:
     ap.add_argument("--shapes", action="store_true", help="the shapes of benchmarks/shapes.py, characters at 2,000")
     ap.add_argument("--parts", action="store_true", help="with --shapes: where structure-on time goes")
     ap.add_argument("--greedy", action="store_true", help="with --shapes: balance=False")
-    ap.add_argument("--overlap", action="store_true", help="with --shapes: plain text with 250 characters of overlap")
+    ap.add_argument(
+        "--overlap", action="store_true", help="with --shapes: 250 characters of overlap, structure off and on"
+    )
     ap.add_argument("--against", type=Path, help="another checkout's src folder, timed in the same rounds")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)

@@ -217,3 +217,31 @@ def test_the_compiled_soft_wrap_character_classes_are_the_patterns():
         assert (t, c, b, part, dig) == tuple(bool(p.match(ch)) for p in (term, closer, bullet, particle, digit)), hex(
             cp
         )
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, st.floats(0, 1), st.integers(2, 400), _ATOMS, st.booleans())
+def test_overlap_starts_are_the_first_level_with_any(text, at, span, atoms, pure):
+    """In characters the overlap search yields, in order, every start of the first overlap
+    level that has one (each level's merged cuts), whatever spans are kept whole (nested or
+    overlapping ones too), and nothing when no level has one: the compiled first start and
+    the early way out of a window that one kept span holds change nothing."""
+    n = len(text)
+    s = int(at * n)
+    e = min(n, s + span)
+    if e - s < 2:
+        return
+    kept = [(int(a * n), min(n, int(a * n) + k)) for a, k in atoms]
+    ctx = pure_python() if pure else contextlib.nullcontext()
+    with ctx:
+        p = Packer(text, CharSizer().measure(text), 400, overlap=200, atoms=kept)
+        lo = p._overlap_lo(s, e)
+        want: list[int] = []
+        for level in p.overlap_levels:
+            want = p._overlap_cands(level, s, e, lo, e - 1)
+            if want:
+                break
+        assert list(p.overlap_starts(s, e)) == want, (text, s, e, kept)
+        first = p.quick_start(s, e)  # the sentence level's first start, or 0: it has none
+        if first >= 0:
+            assert p._overlap_cands(p.overlap_levels[0], s, e, lo, e - 1)[:1] == ([first] if first else [])

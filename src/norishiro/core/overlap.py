@@ -51,6 +51,8 @@ class OverlapSearch:
         if self.overlap <= 0:
             return
         lo = self._overlap_lo(s, e)
+        if self._atom_starts and self._held(lo, e):
+            return
         for level in self.overlap_levels:
             if self.exact:
                 # every cut after lo fits, and the first is the longest overlap
@@ -79,6 +81,19 @@ class OverlapSearch:
             if a < len(cands):
                 yield from cands[a:]
                 return
+
+    def _held(self, lo: int, e: int) -> bool:
+        """One span kept whole holds the window ``(lo, e - 1]`` but for a short tail with no
+        cut of the finest overlap level (the newlines that end a table or a code block): no
+        level has a start there, and the search need not look level by level."""
+        i = bisect_right(self._atom_starts, lo) - 1
+        if i < 0 or bisect_right(self._atom_starts, e - 2) - 1 != i:  # another one begins inside
+            return False
+        free = self._atom_ends[i]  # the first position not inside it
+        if free > e - 1:
+            return True
+        finest = self.overlap_levels[-1]
+        return e - 1 - free < 64 and finest is not Level.GRAPHEME and not self._cuts_upto(finest, free - 1, e - 1)
 
     def _overlap_cands(self, level: Level, s: int, e: int, lo: int, hi: int) -> list[int]:
         """Starts in ``(lo, hi]`` at ``level`` or any coarser level (a line start is also a
