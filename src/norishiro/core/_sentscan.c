@@ -880,17 +880,27 @@ static int soft_hint_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t en
     return -1;
 }
 
-/* Display columns: chars.WIDE (East_Asian_Width W or F) for the BMP, a bitmap given by
-   configure_wide (made once, from the pattern itself, when a text first needs it). */
+/* Display columns: chars.WIDE (East_Asian_Width W or F) for the BMP, a bitmap filled by
+   configure_wide from the pattern's own runs (once, when a text first needs it). */
 static unsigned char wide_bits[8192];
 static int wide_ready = 0;
 
 static PyObject *configure_wide(PyObject *self, PyObject *arg) {
-    if (!PyBytes_Check(arg) || PyBytes_GET_SIZE(arg) != (Py_ssize_t)sizeof wide_bits) {
-        PyErr_SetString(PyExc_ValueError, "configure_wide(bits): 8192 bytes, bit c for U+c");
+    if (!PyList_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "configure_wide(runs): a list of (first, last + 1) code points in the BMP");
         return NULL;
     }
-    memcpy(wide_bits, PyBytes_AS_STRING(arg), sizeof wide_bits);
+    unsigned char bits[sizeof wide_bits] = {0};
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(arg); k++) {
+        Py_ssize_t a, b;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(arg, k), "nn", &a, &b)) return NULL;
+        if (a < 0 || b > 0x10000 || a > b) {
+            PyErr_SetString(PyExc_ValueError, "configure_wide: a run beyond the BMP");
+            return NULL;
+        }
+        for (Py_ssize_t c = a; c < b; c++) bits[c >> 3] |= (unsigned char)(1 << (c & 7));
+    }
+    memcpy(wide_bits, bits, sizeof wide_bits);
     wide_ready = 1;
     Py_RETURN_NONE;
 }
@@ -1545,7 +1555,7 @@ static PyMethodDef methods[] = {
     {"soft_full", soft_full, METH_VARARGS,
      "soft_full(text, p, start, end, top_c, top_w) -> 1 soft wrap, 0 hard, -1 ask Python, given the widths"},
     {"line_width", line_width, METH_VARARGS, "line_width(text, start, end) -> (top_c, top_w), or None: ask Python"},
-    {"configure_wide", configure_wide, METH_O, "configure_wide(bits) -> None: chars.WIDE over the BMP, a bit each"},
+    {"configure_wide", configure_wide, METH_O, "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
     {"overlap_start", overlap_start, METH_VARARGS,
      "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms) -> first, 0, <0"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,

@@ -258,21 +258,21 @@ class SoftWraps:
 
 
 _WIDE_GIVEN = False
+_WIDE_RUN = regex.compile(WIDE.pattern + "+")
 
 
 def _columns_compiled() -> None:
-    """Give the compiled module ``WIDE`` over the Basic Multilingual Plane, once (about 20
-    ms, the first time a paragraph beyond ASCII is measured): display columns are then
-    counted there as here."""
+    """Give the compiled module ``WIDE`` over the Basic Multilingual Plane, once (a few ms, the
+    first time a paragraph beyond ASCII is measured): display columns are then counted there
+    as here."""
     global _WIDE_GIVEN
     if _WIDE_GIVEN:
         return
-    bits = bytearray(8192)
-    plane = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x10000)))
-    for m in WIDE.finditer(plane):
-        c = ord(m.group())
-        bits[c >> 3] |= 1 << (c & 7)
-    compiled.native.configure_wide(bytes(bits))
+    runs = []
+    for first, last in ((0, 0xD800), (0xE000, 0x10000)):  # no surrogates
+        plane = "".join(map(chr, range(first, last)))
+        runs += [(first + m.start(), first + m.end()) for m in _WIDE_RUN.finditer(plane)]
+    compiled.native.configure_wide(runs)
     _WIDE_GIVEN = True
 
 
