@@ -46,7 +46,21 @@ _JA = st.sampled_from(
 _ODD = st.sampled_from(
     ["e.g.", "Dr.", "ends!", "why?", "Label:", "値：", "|", "||", "| a |", "\t", "【注】", "- item", "* x", "# H"]
     + ["1.", "(2)", "Na 140", "mg/dL", "CRP 3", "👍", "(笑)", "^_^", "é", "e\u0301", "\u3000", "\xa0", "“quoted.”"]
-    + ["(see p. 4).", "``", "~~", "\r", "\x1f", "々", "〆", "ゝ", "Ab12", "T-3 <5"]
+    + [
+        "(see p. 4).",
+        "``",
+        "~~",
+        "\r",
+        "\x1f",
+        "々",
+        "〆",
+        "ゝ",
+        "Ab12",
+        "T-3 <5",
+        "\n```\n",
+        "\n ~~~x\n",
+        "\n    ```\n",
+    ]
 )
 _WORDS = st.one_of(_EN, _EN, _EN, _JA, _JA, _ODD)
 
@@ -83,13 +97,12 @@ def _fenced(text: str, s: int, e: int) -> bool:
 @settings(max_examples=400, deadline=None)
 @given(_TEXT)
 def test_compiled_soft_wrap_decisions_are_the_profiles(text):
-    """Where a compiled decision answers, it is the paragraph profile's; where the lines'
-    hint says they do not settle it, ``_by_lines`` says so too; a paragraph's width is the
-    profile's."""
+    """Where a compiled decision answers, it is the paragraph profile's (inside, before and
+    around fenced blocks too); where the lines' hint says they do not settle it,
+    ``_by_lines`` says so too; a paragraph's width is the profile's."""
     native = compiled.native
     for s, e in _paragraphs(text):
-        if _fenced(text, s, e):
-            continue
+        fenced = _fenced(text, s, e)
         soft = set(soft_wraps(text, s, e))
         profile = _Paragraph(text, s, e)
         widths = native.line_width(text, s, e)
@@ -98,14 +111,14 @@ def test_compiled_soft_wrap_decisions_are_the_profiles(text):
             assert widths == want, (text[s:e], widths, want)
         for p in (i + 1 for i in range(s, e) if text[i] == "\n"):
             want = p in soft
-            hint = native.soft_hint(text, p, s, e)
+            hint = native.soft_hint(text, p, s, e, fenced)
             if hint in (0, 1):
                 assert hint == want, (text[max(s, p - 60) : p + 40], hint)
             if hint == -2:
                 with pure_python():
                     assert SoftWraps(text)._by_lines(p, s, e) is None, text[max(s, p - 60) : p + 40]
             if widths is not None:
-                full = native.soft_full(text, p, s, e, *widths)
+                full = native.soft_full(text, p, s, e, *widths, fenced)
                 if full in (0, 1):
                     assert full == want, (text[max(s, p - 60) : p + 40], full, widths)
 

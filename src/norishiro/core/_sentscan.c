@@ -809,6 +809,21 @@ static int test_start(State *st, const TwoLines *l) {
     return 0;
 }
 
+/* The next line starts, after white space, with ``` or ~~~: softwrap._STRONG_NEXT's fence
+   alternatives (a fence line itself is up to three spaces in; this may be more). */
+static int next_opens_fence(State *st, const TwoLines *l) {
+    if (l->xa + 2 >= l->ne) return 0;
+    Py_UCS4 c = AT(l->xa);
+    return (c == '`' || c == '~') && AT(l->xa + 1) == c && AT(l->xa + 2) == c;
+}
+
+/* _hard(cur, nxt) for certain from what the lines hold: a tab, indented code, a table row,
+   a colon at the end (1), or not known here (0) */
+static int surely_hard_lines(State *st, const TwoLines *l) {
+    return has_char(st, l->cs, l->ne, '\t') || four_spaces(st, l->cs, l->ce) || four_spaces(st, l->ns, l->ne) ||
+           AT(l->a) == '|' || AT(l->z - 1) == ':' || AT(l->z - 1) == 0xFF1A;
+}
+
 /* What both the lines' test and the paragraph's profile say for certain (softwrap:
    _by_lines and _Paragraph.soft): 0 hard, or -1 when that does not settle it. */
 static int surely_hard(State *st, const TwoLines *l) {
@@ -845,24 +860,47 @@ static int surely_hard(State *st, const TwoLines *l) {
     return -1;
 }
 
+/* softwrap._FENCE on the line that starts at j: up to three spaces, then ``` or ~~~ */
+static int fence_line_at(State *st, Py_ssize_t j, Py_ssize_t end) {
+    Py_ssize_t k = j;
+    while (k < end && k - j < 3 && AT(k) == ' ') k++;
+    if (k + 2 >= end) return 0;
+    Py_UCS4 c = AT(k);
+    return (c == '`' || c == '~') && AT(k + 1) == c && AT(k + 2) == c;
+}
+
+/* In a paragraph with a fence mark, the newline before p is hard when it lies inside a
+   fenced block or the next line opens or closes one (_Paragraph.soft's first test): 1 then,
+   else 0 (the rest of the rules apply as without fences). */
+static int fenced_hard(State *st, Py_ssize_t start, const TwoLines *l) {
+    Py_ssize_t fences = 0;
+    for (Py_ssize_t j = start; j <= l->cs; j++) /* the fence lines up to and with cur */
+        if ((j == start || AT(j - 1) == '\n') && fence_line_at(st, j, l->ce)) fences++;
+    return fences % 2 || fence_line_at(st, l->ns, l->ne);
+}
+
 /* What softwrap.SoftWraps._by_lines decides for the newline before p in the paragraph
-   [start, end) without a fence mark, where the two lines settle it in plain cases: 1 soft,
+   [start, end) (fenced: it has a fence mark, and a fenced block is looked for around p;
+   _by_lines leaves those to the profile, whose answer this is), where the two lines settle it
+   in plain cases: 1 soft,
    0 hard, -2 they do not settle it (_by_lines says None), -1 ask Python (which states the
    rules; these are a subset of them). */
-static int soft_hint_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end) {
+static int soft_hint_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, int fenced) {
     if (p >= end) return 0;
     TwoLines lines, *l = &lines;
     if (two_lines(st, p, start, end, l) < 0) return -1;
+    if (fenced && fenced_hard(st, start, l)) return 0;
     if (surely_hard(st, l) == 0) return 0;
+    int hard = surely_hard_lines(st, l);
+    if (next_opens_fence(st, l)) return hard ? 0 : -1; /* never soft by the lines: hard, or the profile's */
     /* hard by the lines' look (a tab, indented code, a table row, a colon), but not so
        strongly that the line's width cannot make it soft: the profile decides (-2) */
-    int tab = has_char(st, l->cs, l->ne, '\t'), indented = four_spaces(st, l->cs, l->ce) || four_spaces(st, l->ns, l->ne);
-    if (tab || indented || AT(l->a) == '|' || AT(l->z - 1) == ':' || AT(l->z - 1) == 0xFF1A) {
+    if (hard) {
         int rows_unknown = (colon_near(st, l->a, l->z, 48) && colon_near(st, l->xa, l->xz, 48)) || test_start(st, l);
         return rows_unknown ? -1 : -2;
     }
     /* the line evidently continues: prose on both sides, no label */
-    if (l->z - l->a < 8) return -1;
+    if (l->z - l->a < 8 || has_char(st, l->cs, l->ne, '\t')) return -1;
     Py_UCS4 c0 = AT(l->a), last = AT(l->z - 1), x0 = AT(l->xa);
     if (!is_prose_open(c0) || colon_near(st, l->a, l->z, 48) || colon_near(st, l->xa, l->xz, 48)) return -1;
     int lower_next = x0 >= 'a' && x0 <= 'z';
@@ -1002,31 +1040,31 @@ static int width_of(State *st, Py_ssize_t start, Py_ssize_t end, Py_ssize_t *top
     return rc;
 }
 
-/* soft_full(text, p, start, end, top_c, top_w): softwrap._Paragraph.soft for the newline
-   before p, in a paragraph without a fence mark whose lines end near top_c characters or
-   top_w columns (0: not): 1 soft, 0 hard, -1 ask Python. */
-static int soft_full_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, Py_ssize_t top_c, Py_ssize_t top_w) {
+/* soft_full(text, p, start, end, top_c, top_w, fenced=False): softwrap._Paragraph.soft for
+   the newline before p, in a paragraph whose lines end near top_c characters or top_w
+   columns (0: not), with a fence mark when fenced: 1 soft, 0 hard, -1 ask Python. */
+static int soft_full_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, Py_ssize_t top_c, Py_ssize_t top_w,
+                        int fenced) {
     if (p >= end) return 0;
     TwoLines lines, *l = &lines;
     if (two_lines(st, p, start, end, l) < 0) return -1;
+    if (fenced && fenced_hard(st, start, l)) return 0;
     if (surely_hard(st, l) == 0) return 0;
     if (colon_near(st, l->a, l->z, 48) && colon_near(st, l->xa, l->xz, 48)) return -1; /* labels */
     if (test_start(st, l)) return -1; /* a lab value may end the line */
     Py_ssize_t len = l->z - l->cs, spaces = 0;
     for (Py_ssize_t j = l->cs; j < l->z; j++) spaces += AT(j) == ' ';
     double share = spaces * 12 >= len ? 0.8 : 0.95;
-    /* full: the width's doing, as neither a sentence nor a block ends here */
-    if (top_c > 0 && (double)len >= share * (double)top_c) return 1;
-    if (top_w > 0) {
+    /* full: the width's doing, unless a sentence ends or a block begins (a fence here) */
+    int full = top_c > 0 && (double)len >= share * (double)top_c;
+    if (!full && top_w > 0) {
         Py_ssize_t cols = columns_of(st, l->cs, l->z);
         if (cols < 0) return -1;
-        if ((double)cols >= share * (double)top_w) return 1;
+        full = (double)cols >= share * (double)top_w;
     }
+    if (full) return next_opens_fence(st, l) ? 0 : 1;
     /* not full: hard where a tab, indented code, a table row or a colon says so */
-    if (has_char(st, l->cs, l->ne, '\t') || four_spaces(st, l->cs, l->ce) || four_spaces(st, l->ns, l->ne) ||
-        AT(l->a) == '|' || AT(l->z - 1) == ':' || AT(l->z - 1) == 0xFF1A)
-        return 0;
-    return -1;
+    return surely_hard_lines(st, l) ? 0 : -1;
 }
 
 static int check_newline(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end) {
@@ -1040,11 +1078,12 @@ static int check_newline(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t e
 static PyObject *soft_full(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t p, start, end, top_c, top_w;
-    if (!PyArg_ParseTuple(args, "Unnnnn", &text, &p, &start, &end, &top_c, &top_w)) return NULL;
+    int fenced = 0;
+    if (!PyArg_ParseTuple(args, "Unnnnn|p", &text, &p, &start, &end, &top_c, &top_w, &fenced)) return NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
     if (check_newline(st, p, start, end) < 0) return NULL;
-    return PyLong_FromLong(soft_full_at(st, p, start, end, top_c, top_w));
+    return PyLong_FromLong(soft_full_at(st, p, start, end, top_c, top_w, fenced));
 }
 
 /* line_width(text, start, end) -> (top_c, top_w), the widths of width_of, or None where
@@ -1065,15 +1104,17 @@ static PyObject *line_width(PyObject *self, PyObject *args) {
     return Py_BuildValue("(nn)", top_c, top_w);
 }
 
-/* soft_hint(text, p, start, end): soft_hint_at for Python (the caller has looked for fences) */
+/* soft_hint(text, p, start, end, fenced=False): soft_hint_at for Python (fenced: the
+   paragraph has a fence mark, softwrap.SoftWraps._fenced) */
 static PyObject *soft_hint(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t p, start, end;
-    if (!PyArg_ParseTuple(args, "Unnn", &text, &p, &start, &end)) return NULL;
+    int fenced = 0;
+    if (!PyArg_ParseTuple(args, "Unnn|p", &text, &p, &start, &end, &fenced)) return NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
     if (check_newline(st, p, start, end) < 0) return NULL;
-    return PyLong_FromLong(soft_hint_at(st, p, start, end));
+    return PyLong_FromLong(soft_hint_at(st, p, start, end, fenced));
 }
 
 /* a fence mark ("``" or "~~") in [start, end): SoftWraps leaves such a paragraph to its profile */
@@ -1109,6 +1150,16 @@ static int blocked_at(const Atoms *at, Py_ssize_t c) {
     if (!at->starts) return 0;
     Py_ssize_t i = index_after(at->starts, c - 1) - 1;
     return i >= 0 && c < item_at(at->ends, i);
+}
+
+/* the least item beyond x of a list of positions in any order that no atom holds, or -1 */
+static Py_ssize_t least_free(PyObject *list, Py_ssize_t x, const Atoms *at) {
+    Py_ssize_t best = -1;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++) {
+        Py_ssize_t v = item_at(list, k);
+        if (v > x && (best < 0 || v < best) && !blocked_at(at, v)) best = v;
+    }
+    return best;
 }
 
 /* the first item beyond x of a sorted list of positions that no atom holds, or -1 */
@@ -1215,7 +1266,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (hint < R) { /* an emote may end a sentence there: sentences._emote_cuts says where */
             PyObject *got = PyObject_CallFunction(emotes, "Onn", text, L, R);
             if (!got) return NULL;
-            first_emote = PyList_Check(got) ? first_free(got, lo, &at) : -1;
+            first_emote = PyList_Check(got) ? least_free(got, lo, &at) : -1;
             Py_DECREF(got);
             if (PyErr_Occurred()) return NULL;
         }
@@ -1257,7 +1308,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
     if (mark) {
         PyObject *rows = PyObject_CallFunction(glued, "Onn", text, lo, hi);
         if (!rows) return NULL;
-        Py_ssize_t row = PyList_Check(rows) ? first_free(rows, lo, &at) : -1;
+        Py_ssize_t row = PyList_Check(rows) ? least_free(rows, lo, &at) : -1; /* in the patterns' order */
         Py_DECREF(rows);
         if (PyErr_Occurred()) return NULL;
         if (row >= 0 && row <= hi && (x < 0 || row < x)) x = row;
@@ -1293,13 +1344,13 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (blocked_at(&at, q)) continue;
         if (!soft_wraps) return PyLong_FromSsize_t(q);
         if (fenced < 0) fenced = has_fence_mark(text, st, pstart, pend);
-        int h = fenced ? -1 : soft_hint_at(st, q, pstart, pend);
+        int h = soft_hint_at(st, q, pstart, pend, fenced);
         if (h == -2) { /* the paragraph's width settles it, or Python */
             if (width == -2) {
                 width = width_of(st, pstart, pend, &top_c, &top_w);
                 if (width == -2) return NULL;
             }
-            h = width == 0 ? soft_full_at(st, q, pstart, pend, top_c, top_w) : -1;
+            h = width == 0 ? soft_full_at(st, q, pstart, pend, top_c, top_w, fenced) : -1;
         }
         if (h < 0) {
             PyObject *got = PyObject_CallFunction(is_soft, "n", q);
@@ -1551,9 +1602,9 @@ static PyMethodDef methods[] = {
      "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
      "structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
-    {"soft_hint", soft_hint, METH_VARARGS, "soft_hint(text, p, start, end) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
+    {"soft_hint", soft_hint, METH_VARARGS, "soft_hint(text, p, start, end, fenced=False) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
     {"soft_full", soft_full, METH_VARARGS,
-     "soft_full(text, p, start, end, top_c, top_w) -> 1 soft wrap, 0 hard, -1 ask Python, given the widths"},
+     "soft_full(text, p, start, end, top_c, top_w, fenced=False) -> 1 soft, 0 hard, -1 ask Python, given the widths"},
     {"line_width", line_width, METH_VARARGS, "line_width(text, start, end) -> (top_c, top_w), or None: ask Python"},
     {"configure_wide", configure_wide, METH_O, "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
     {"overlap_start", overlap_start, METH_VARARGS,

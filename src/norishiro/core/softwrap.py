@@ -201,7 +201,7 @@ class SoftWraps:
             # most newlines are decided by their two lines alone: profile the paragraph (its
             # width, its fences) only for one that is not
             got = self._by_lines(p, start, end)
-            if got is None and compiled.active() and not self._fenced[start]:
+            if got is None and compiled.active():
                 got = self._by_width(p, start, end)
             if got is not None:
                 self._known[p] = got
@@ -213,8 +213,8 @@ class SoftWraps:
 
     def _by_width(self, p: int, start: int, end: int) -> bool | None:
         """:meth:`_Paragraph.soft` where the paragraph's width and the two lines settle it,
-        compiled (a paragraph without fence marks): a long hard-wrapped paragraph is then
-        measured in one pass and never split into lines here. None: profile it."""
+        compiled: a long hard-wrapped paragraph is then measured in one pass and never split
+        into lines here. None: profile it."""
         widths = self._widths.get(start)
         if widths is None:
             if self._ascii is None:
@@ -224,13 +224,14 @@ class SoftWraps:
             widths = self._widths[start] = compiled.native.line_width(self.text, start, end) or ()
         if not widths:
             return None
-        got = compiled.native.soft_full(self.text, p, start, end, *widths)
+        got = compiled.native.soft_full(self.text, p, start, end, *widths, self._fenced[start])
         return None if got < 0 else got == 1
 
     def _by_lines(self, p: int, start: int, end: int) -> bool | None:
         """The decision of :meth:`_Paragraph.soft` for the newline before ``p`` when it does
         not depend on whether the line is full (on the paragraph's width), None otherwise.
-        A paragraph with a fence mark in it is left to the profile."""
+        In Python a paragraph with a fence mark in it is left to the profile; the compiled
+        tests look for the fenced block around ``p`` and decide the plain cases there too."""
         text = self.text
         if p >= end:
             return False  # after the paragraph's last line
@@ -239,12 +240,12 @@ class SoftWraps:
             fenced = self._fenced[start] = any(
                 text.find(mark, start, end) >= 0 and text.find(mark * 2, start, end) >= 0 for mark in "`~"
             )
-        if fenced:
-            return None
-        if compiled.active():  # the plain cases compiled; the rest (and the rules) below
-            got = compiled.native.soft_hint(text, p, start, end)
+        if compiled.active():  # the plain cases compiled (around fenced blocks too); the rules below
+            got = compiled.native.soft_hint(text, p, start, end, fenced)
             if got != -1:
                 return None if got == -2 else got == 1
+        if fenced:
+            return None
         b = text.find("\n", p, end)
         cur = text[max(start, text.rfind("\n", start, p - 1) + 1) : p - 1].rstrip("\r")
         nxt = text[p : end if b < 0 else b].rstrip("\r")
