@@ -10,6 +10,14 @@
  * last_cut), the Python function that states the rules, so that nothing depending on
  * Unicode properties is written twice. configure() gives the character sets and word
  * lists from the Python module, which stays their only source.
+ *
+ * The other helpers follow the same rule: each is a quick look or a plain case of a Python
+ * function that states the rules (glued rows, lost line starts, paragraph cuts, structure
+ * lines; soft wraps: soft_hint, line_width, soft_full; the overlap's first start:
+ * overlap_start; sentence-start letters), and answers "ask Python" where it cannot be sure.
+ * The character classes they test are fixed sets or script ranges that tests check against
+ * the Python patterns over every code point; display widths come from chars.WIDE itself
+ * (configure_wide).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -714,7 +722,8 @@ static inline int maybe_han(Py_UCS4 c) {
 static inline int is_ascii_alnum(Py_UCS4 c) { return (c >= '0' && c <= '9') || is_ascii_letter(c); }
 /* softwrap._TERMINAL's terminators and the closers after them */
 static inline int is_wrap_term(Py_UCS4 c) {
-    return c == 0x3002 || c == 0xFF61 || c == '!' || c == '?' || c == 0xFF01 || c == 0xFF1F || c == 0x2026 || c == 0x2025;
+    return c == 0x3002 || c == 0xFF61 || c == '!' || c == '?' || c == 0xFF01 || c == 0xFF1F || c == 0x2026 ||
+           c == 0x2025;
 }
 static inline int is_wrap_closer(Py_UCS4 c) {
     switch (c) {
@@ -963,7 +972,8 @@ static Py_ssize_t columns_of(State *st, Py_ssize_t a, Py_ssize_t z) {
 
 /* softwrap._width: whether the lines (widths[i], spaces[i] of the rstripped line i, whose
    length is lens[i]) mostly end near the widest; the widest, or 0 */
-static Py_ssize_t near_one_width(const Py_ssize_t *widths, const Py_ssize_t *lens, const Py_ssize_t *spaces, Py_ssize_t k) {
+static Py_ssize_t near_one_width(const Py_ssize_t *widths, const Py_ssize_t *lens, const Py_ssize_t *spaces,
+                                 Py_ssize_t k) {
     Py_ssize_t top = 0, near = 0;
     for (Py_ssize_t i = 0; i < k; i++)
         if (widths[i] > top) top = widths[i];
@@ -1226,6 +1236,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
     if (PyErr_Occurred()) return NULL;
     Py_ssize_t x = pend <= hi && pend < n ? pend : -1;
     if (x >= 0 && blocked_at(&at, x)) return PyLong_FromLong(-1); /* the next paragraph's cuts may come first */
+    if (PyErr_Occurred()) return NULL;
     /* the first sentence cut: from the paragraph's cuts when it was scanned whole, else
        from the lines holding the window, scanned alone */
     Py_ssize_t first = -1, first_lower = -1, first_emote = -1;
@@ -1249,6 +1260,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         }
         first = first_free(PyTuple_GET_ITEM(memo, 0), lo, &at);
         first_lower = first_free(PyTuple_GET_ITEM(memo, 1), lo, &at);
+        if (PyErr_Occurred()) return NULL; /* not positions */
     } else {
         Py_ssize_t a0 = lo - 4097 > pstart ? lo - 4097 : pstart, L = PyUnicode_FindChar(text, '\n', a0, lo, -1);
         if (L == -2) return NULL;
@@ -1365,12 +1377,15 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(x >= 0 ? x : 0);
 }
 
+/* what may close a sentence before the next one's first letter (sentences._STARTS_AFTER_END) */
+static inline int is_start_closer(Py_UCS4 c) {
+    return c == '"' || c == '\'' || c == 0x2019 || c == 0x201D || c == ')' || c == ']';
+}
+
 /* sentence_start_cases(text, limit) -> (lower, upper): how many of the letters that begin
    sentences in text[:limit] are lower and upper case, as sentences.lower_case_text counts
    them: after . ! ? (closing quotes and brackets, then spaces or tabs), after a blank line
    (spaces or tabs around), and at the start. */
-static inline int is_start_closer(Py_UCS4 c) { return c == '"' || c == '\'' || c == 0x2019 || c == 0x201D || c == ')' || c == ']'; }
-
 static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t limit;
@@ -1602,11 +1617,13 @@ static PyMethodDef methods[] = {
      "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
      "structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
-    {"soft_hint", soft_hint, METH_VARARGS, "soft_hint(text, p, start, end, fenced=False) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
+    {"soft_hint", soft_hint, METH_VARARGS,
+     "soft_hint(text, p, start, end, fenced=False) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
     {"soft_full", soft_full, METH_VARARGS,
      "soft_full(text, p, start, end, top_c, top_w, fenced=False) -> 1 soft, 0 hard, -1 ask Python, given the widths"},
     {"line_width", line_width, METH_VARARGS, "line_width(text, start, end) -> (top_c, top_w), or None: ask Python"},
-    {"configure_wide", configure_wide, METH_O, "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
+    {"configure_wide", configure_wide, METH_O,
+     "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
     {"overlap_start", overlap_start, METH_VARARGS,
      "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms) -> first, 0, <0"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,

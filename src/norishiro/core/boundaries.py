@@ -237,11 +237,11 @@ class Boundaries:
             return -1
         sw, lower = self.sentences, self.sentences.lower_text
         args = (self.text, lo, hi, self.paragraph_cuts(), -1 if lower is None else int(lower), self._soft_wraps)
-        rest = (candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms)
-        got = compiled.native.overlap_start(*args, *rest)
+        look = compiled.native.overlap_start
+        got = look(*args, candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms)
         if got == -3:  # a long line: its paragraph is scanned whole, once
             sw.scanned(lo, scan=True)
-            got = compiled.native.overlap_start(*args, *rest)
+            got = look(*args, candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms)
         return got
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:

@@ -34,7 +34,7 @@ class OverlapSearch:
         pass (characters, the sentence level first): the packer's common case without the
         search's generators. 0: there is none at that level; -1: the Python search must
         look; -2: not asked (tokens, or another first level)."""
-        if not self.exact or self.overlap_levels[0] is not Level.SENTENCE:
+        if not self.exact or not self.overlap_levels or self.overlap_levels[0] is not Level.SENTENCE:
             return -2
         lo = self._overlap_lo(s, e)
         if e - 1 <= lo:
@@ -48,7 +48,7 @@ class OverlapSearch:
         within it, starts are tried from the longest overlap to the shortest. ``first``:
         what ``quick_start`` said, when the caller asked it.
         """
-        if self.overlap <= 0:
+        if self.overlap <= 0 or not self.overlap_levels:
             return
         lo = self._overlap_lo(s, e)
         if self._atom_starts and self._held(lo, e):
