@@ -274,6 +274,8 @@ class _Regions:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
 
     def header_at(self, pos: int) -> str:
+        if not self.renderer.active:  # the common case: no header, no look-up
+            return ""
         return self.renderer.render(self.doc.metadata, self.section_of(pos).headings)
 
     def prefix_at(self, pos: int) -> str:

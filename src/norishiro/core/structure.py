@@ -73,9 +73,9 @@ _REST_ONLY = re.compile(r"\n([*^\"+_#])\1{2,}[ \t]*\r?(?:\n|$)")
 # heading): an indented ["else" ":" suite] is grammar or code, not a heading
 _BRACKET = re.compile(r"^(?: {0,3}|\t)[【\[［](?![\d\s:：./\-年月日時分秒]+[】\]］])([^】\]］\n]{1,24})[】\]］]")
 _MARK = re.compile(r"^(?: {0,3}|\t)[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
+_CHECKBOX, _FENCE_AT = re.compile(r"^\s*\[[ xX]\]"), re.compile(r" {0,3}(?:`{3,}|~{3,})")  # _FENCE at a line start
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_FENCE_AT = re.compile(r" {0,3}(?:`{3,}|~{3,})")  # the same, matched at a line start inside the text
 _BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
 
 
@@ -210,7 +210,7 @@ def find_sections(
                 new = ("md", (1 if line.strip().startswith("=") else 2, prev.strip()))
         if new is None:
             m = _BRACKET.match(line) or _MARK.match(line)
-            if m and not re.match(r"^\s*\[[ xX]\]", line):
+            if m and not _CHECKBOX.match(line):
                 new = ("block", m.group(1).strip())
                 alone = bare(line, m)
             else:
