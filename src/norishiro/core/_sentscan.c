@@ -734,7 +734,7 @@ static inline int is_wrap_closer(Py_UCS4 c) {
     return 0;
 }
 static inline int is_any_digit(Py_UCS4 c) { return (c >= '0' && c <= '9') || (c >= 0xFF10 && c <= 0xFF19); }
-/* softwrap._STRONG_NEXT's bullets, apart from ・ and the fences */
+/* softwrap._STRONG_NEXT's marks but the fences: 【, the bullets and ・ */
 static inline int is_strong_bullet(Py_UCS4 c) {
     switch (c) {
     case 0x3010: case 0x25A0: case 0x25A1: case 0x25C6: case 0x25C7: case 0x25CF: case 0x25CE: case 0x25BC:
