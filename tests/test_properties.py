@@ -915,12 +915,14 @@ def test_the_compiled_line_start_hints_are_the_python_ones(text, positions):
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["\n", "\n\n", " \n", "\t\n", "\u3000\n", "a", "あ", "\u0301", "\u200d", " "]), max_size=40
+        st.sampled_from(["\n", "\n\n", " \n", "\t\n", "\u3000\n", "a", "あ", "\u0301", "\u200d", " "])
+        | st.sampled_from(["\r\n", "\r\n\r\n", " \r\n", "\x1f", "\x1f\n", "\xa0\r\n", "\r"]),
+        max_size=40,
     )
 )
 def test_compiled_paragraph_cuts_are_the_patterns(pieces):
     """The blank-line runs found in C, snapped past combining marks where one may follow,
-    are the paragraph pattern's cuts."""
+    are the paragraph pattern's cuts, in text with "\\n" or "\\r\\n" line ends."""
     from unittest import mock
 
     from norishiro.core import compiled

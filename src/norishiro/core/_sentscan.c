@@ -669,13 +669,15 @@ static Py_ssize_t skip_space_in_line(State *st, Py_ssize_t k) {
     return k;
 }
 
-/* paragraph_ends(text) -> (ends, suspects): where every match of boundaries._PARAGRAPH_LF
-   ("\n" and one or more lines of white space, for a text whose only line break is "\n")
-   ends, found as its search finds them, and the ends before a character that may extend a
-   grapheme (Python snaps those forward). */
+/* paragraph_ends(text, crlf=False) -> (ends, suspects): where every match of
+   boundaries._PARAGRAPH_LF ("\n" and one or more lines of white space, for a text whose only
+   line break is "\n"), or with crlf of boundaries._PARAGRAPH for a text whose only breaks
+   are "\r\n" and "\n", ends, found as its search finds them, and the ends before a character
+   that may extend a grapheme (Python snaps those forward). */
 static PyObject *paragraph_ends(PyObject *self, PyObject *args) {
     PyObject *text;
-    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    int crlf = 0;
+    if (!PyArg_ParseTuple(args, "U|p", &text, &crlf)) return NULL;
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
@@ -685,10 +687,17 @@ static PyObject *paragraph_ends(PyObject *self, PyObject *args) {
     Py_ssize_t i = 0;
     while ((i = PyUnicode_FindChar(text, '\n', i, n, 1)) >= 0) {
         Py_ssize_t j = i + 1, last = -1;
-        while (1) { /* (?:[white space but "\n"]*\n)+, as far as it goes */
+        while (!crlf) { /* (?:[white space but "\n"]*\n)+, as far as it goes */
             Py_ssize_t k = skip_space_in_line(st, j);
             if (k >= n || AT(k) != '\n') break;
             last = j = k + 1;
+        }
+        while (crlf) { /* boundaries._PARAGRAPH's (?:HSPACE*(?:\r\n|\n))+ where those are the only breaks */
+            Py_ssize_t k = j;
+            while (k < n && is_hspace(AT(k))) k++;
+            if (k + 1 < n && AT(k) == '\r' && AT(k + 1) == '\n') last = j = k + 2;
+            else if (k < n && AT(k) == '\n') last = j = k + 1;
+            else break;
         }
         if (last < 0) {
             i++;
@@ -1614,7 +1623,7 @@ static PyMethodDef methods[] = {
     {"line_start_hints", line_start_hints, METH_VARARGS,
      "line_start_hints(text, positions, firsts) -> the positions where a lost line may begin"},
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
-     "paragraph_ends(text) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
+     "paragraph_ends(text, crlf=False) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
      "structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
     {"soft_hint", soft_hint, METH_VARARGS,

@@ -29,7 +29,7 @@ from .chars import NL as _NL
 from .chars import snap as _snap
 from .glued import glued_line_cuts
 from .levels import LEVEL_NAMES, Level, parse_level
-from .newlines import last_lf_cut, lf_only, no_newline, search_start
+from .newlines import crlf_only, last_lf_cut, lf_only, no_newline, search_start
 from .sentence_windows import SentenceWindows
 from .sentences import candidate_rules, emote_cuts
 from .softwrap import SoftWraps
@@ -140,12 +140,13 @@ class Boundaries:
 
     def _paragraph_cuts(self) -> list[int]:
         """Every paragraph cut: ``_regex_cuts`` of the paragraph pattern over the whole text,
-        or, compiled, the same matches found in C and only the cuts before a possible
-        combining mark snapped here."""
+        or, compiled (a text whose breaks are "\\n", or "\\r\\n" and "\\n"), the same matches
+        found in C and only the cuts before a possible combining mark snapped here."""
         text, n = self.text, len(self.text)
-        if self._para_re is not _PARAGRAPH_LF or not compiled.active():
+        crlf = self._para_re is not _PARAGRAPH_LF
+        if not compiled.active() or (crlf and not crlf_only(text)):
             return self._regex_cuts(self._para_re, 0, n)
-        ends, suspects = compiled.native.paragraph_ends(text)
+        ends, suspects = compiled.native.paragraph_ends(text, crlf)
         moved = {p: q for p in suspects if (q := _snap(text, p)) != p} if suspects else None
         if not moved:  # the ends come in order and once each: only the text's end can be one
             if ends and ends[-1] >= n:

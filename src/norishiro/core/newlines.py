@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .chars import EXTEND, snap
 
-__all__ = ["lf_only", "no_newline", "last_lf_cut", "search_start"]
+__all__ = ["lf_only", "crlf_only", "no_newline", "last_lf_cut", "search_start"]
 
 
 def lf_only(text: str) -> bool:
@@ -23,6 +23,21 @@ def lf_only(text: str) -> bool:
         or "\u2028" in text
         or "\u2029" in text
     )
+
+
+def crlf_only(text: str) -> bool:
+    """No line break in the text but "\\r\\n" and "\\n" (Windows exports): every "\\r" comes
+    before a "\\n", and no other break is there."""
+    return not (
+        "\x0b" in text
+        or "\x0c" in text
+        or "\x1c" in text
+        or "\x1d" in text
+        or "\x1e" in text
+        or "\x85" in text
+        or "\u2028" in text
+        or "\u2029" in text
+    ) and text.count("\r") == text.count("\r\n")
 
 
 def search_start(text: str, lo: int) -> int:
