@@ -9,12 +9,11 @@ from .chars import EXTEND, snap
 __all__ = ["lf_only", "crlf_only", "no_newline", "last_lf_cut", "search_start"]
 
 
-def lf_only(text: str) -> bool:
-    """No line break in the text but "\\n" (one search per character, written out: a
-    generator over the characters costs as much again as the searches on a short text)."""
+def _no_other_break(text: str) -> bool:
+    """No line break in the text but "\\n" and "\\r" (one search per character, written out:
+    a generator over the characters costs as much again as the searches on a short text)."""
     return not (
-        "\r" in text
-        or "\x0b" in text
+        "\x0b" in text
         or "\x0c" in text
         or "\x1c" in text
         or "\x1d" in text
@@ -25,19 +24,15 @@ def lf_only(text: str) -> bool:
     )
 
 
+def lf_only(text: str) -> bool:
+    """No line break in the text but "\\n"."""
+    return "\r" not in text and _no_other_break(text)
+
+
 def crlf_only(text: str) -> bool:
     """No line break in the text but "\\r\\n" and "\\n" (Windows exports): every "\\r" comes
     before a "\\n", and no other break is there."""
-    return not (
-        "\x0b" in text
-        or "\x0c" in text
-        or "\x1c" in text
-        or "\x1d" in text
-        or "\x1e" in text
-        or "\x85" in text
-        or "\u2028" in text
-        or "\u2029" in text
-    ) and text.count("\r") == text.count("\r\n")
+    return _no_other_break(text) and text.count("\r") == text.count("\r\n")
 
 
 def search_start(text: str, lo: int) -> int:
