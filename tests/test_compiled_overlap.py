@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from norishiro.core import compiled, softwrap
-from norishiro.core.boundaries import Boundaries
+from norishiro.core.boundaries import Boundaries, Level
 from norishiro.core.measure import CharSizer
 from norishiro.core.packer import Packer
 from norishiro.core.sentence_windows import SentenceWindows
@@ -145,7 +145,7 @@ def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, 
         return Packer(text, m, 400, overlap=200, boundaries=Boundaries(text, soft_wraps=wraps), atoms=kept)
 
     with pure_python():
-        want = list(packer()._sentence_starts_py(0, e, lo))
+        want = list(packer()._overlap_iter(Level.SENTENCE, 0, e, lo, e - 1))
     p = packer()
     if classified:
         p.bnd.sentences.lower_text = lower_case_text(text)

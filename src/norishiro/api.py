@@ -279,7 +279,7 @@ class _Regions:
         return self.renderer.render(self.doc.metadata, self.section_of(pos).headings)
 
     def prefix_at(self, pos: int) -> str:
-        head = self.header_at(pos) if self.renderer.active else ""
+        head = self.header_at(pos)
         k = bisect.bisect_right(self.t_starts, pos) - 1
         if k >= 0 and self.tables[k].body_start <= pos < self.tables[k].end:
             th = self.tables[k].header

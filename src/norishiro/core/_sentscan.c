@@ -897,6 +897,16 @@ static int fenced_hard(State *st, Py_ssize_t start, const TwoLines *l) {
     return fences % 2 || fence_line_at(st, l->ns, l->ne);
 }
 
+/* The two lines around the newline before p, read for both decisions below: 0 when that
+   newline is surely hard (the paragraph ends, a fenced block, a blank line, a row, a sentence
+   end, a new block), -1 when Python must read them, 1 when the rules below decide. */
+static int lines_around(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, int fenced, TwoLines *l) {
+    if (p >= end) return 0;
+    if (two_lines(st, p, start, end, l) < 0) return -1;
+    if (fenced && fenced_hard(st, start, l)) return 0;
+    return surely_hard(st, l) == 0 ? 0 : 1;
+}
+
 /* What softwrap.SoftWraps._by_lines decides for the newline before p in the paragraph
    [start, end) (fenced: it has a fence mark, and a fenced block is looked for around p;
    _by_lines leaves those to the profile, whose answer this is), where the two lines settle it
@@ -904,11 +914,9 @@ static int fenced_hard(State *st, Py_ssize_t start, const TwoLines *l) {
    0 hard, -2 they do not settle it (_by_lines says None), -1 ask Python (which states the
    rules; these are a subset of them). */
 static int soft_hint_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, int fenced) {
-    if (p >= end) return 0;
     TwoLines lines, *l = &lines;
-    if (two_lines(st, p, start, end, l) < 0) return -1;
-    if (fenced && fenced_hard(st, start, l)) return 0;
-    if (surely_hard(st, l) == 0) return 0;
+    int read = lines_around(st, p, start, end, fenced, l);
+    if (read < 1) return read;
     int hard = surely_hard_lines(st, l);
     if (next_opens_fence(st, l)) return hard ? 0 : -1; /* never soft by the lines: hard, or the profile's */
     /* hard by the lines' look (a tab, indented code, a table row, a colon), but not so
@@ -1064,11 +1072,9 @@ static int width_of(State *st, Py_ssize_t start, Py_ssize_t end, Py_ssize_t *top
    columns (0: not), with a fence mark when fenced: 1 soft, 0 hard, -1 ask Python. */
 static int soft_full_at(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, Py_ssize_t top_c, Py_ssize_t top_w,
                         int fenced) {
-    if (p >= end) return 0;
     TwoLines lines, *l = &lines;
-    if (two_lines(st, p, start, end, l) < 0) return -1;
-    if (fenced && fenced_hard(st, start, l)) return 0;
-    if (surely_hard(st, l) == 0) return 0;
+    int read = lines_around(st, p, start, end, fenced, l);
+    if (read < 1) return read;
     if (colon_near(st, l->a, l->z, 48) && colon_near(st, l->xa, l->xz, 48)) return -1; /* labels */
     if (test_start(st, l)) return -1; /* a lab value may end the line */
     Py_ssize_t len = l->z - l->cs, spaces = 0;
@@ -1349,7 +1355,8 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
     while (stop < n && Py_UNICODE_ISSPACE(AT(stop)) && stop - hi < 256) stop++;
     stop = stop + 1 < n ? stop + 1 : n;
     int fenced = -1;
-    Py_ssize_t width = -2, top_c = 0, top_w = 0; /* not measured yet */
+    int measured = 1; /* 1: the paragraph's widths not measured yet; then width_of's answer */
+    Py_ssize_t top_c = 0, top_w = 0;
     for (Py_ssize_t i = from; (i = PyUnicode_FindChar(text, '\n', i, stop, 1)) >= 0;) {
         Py_ssize_t q = i + 1;
         while (1) { /* \n(?:[white space but \n]*\n)*, as far as the search reaches */
@@ -1367,11 +1374,11 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (fenced < 0) fenced = has_fence_mark(text, st, pstart, pend);
         int h = soft_hint_at(st, q, pstart, pend, fenced);
         if (h == -2) { /* the paragraph's width settles it, or Python */
-            if (width == -2) {
-                width = width_of(st, pstart, pend, &top_c, &top_w);
-                if (width == -2) return NULL;
+            if (measured == 1) {
+                measured = width_of(st, pstart, pend, &top_c, &top_w);
+                if (measured == -2) return NULL;
             }
-            h = width == 0 ? soft_full_at(st, q, pstart, pend, top_c, top_w, fenced) : -1;
+            h = measured == 0 ? soft_full_at(st, q, pstart, pend, top_c, top_w, fenced) : -1;
         }
         if (h < 0) {
             PyObject *got = PyObject_CallFunction(is_soft, "n", q);

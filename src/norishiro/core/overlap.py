@@ -4,7 +4,7 @@ that has one, the longest overlap first."""
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from .boundaries import Level
@@ -39,7 +39,7 @@ class OverlapSearch:
         lo = self._overlap_lo(s, e)
         if e - 1 <= lo:
             return 0
-        return self.bnd.first_start(lo, e - 1, (self._atom_starts, self._atom_ends) if self._atom_starts else None)
+        return self.bnd.first_start(lo, e - 1, self._kept())
 
     def overlap_starts(self, s: int, e: int, first: int = -2) -> Iterator[int]:
         """Candidate starts for the next chunk, most overlap first (whole units only).
@@ -82,6 +82,10 @@ class OverlapSearch:
                 yield from cands[a:]
                 return
 
+    def _kept(self) -> tuple[list[int], list[int]] | None:
+        """The starts and ends of the spans kept whole, for the compiled pass (None: none)."""
+        return (self._atom_starts, self._atom_ends) if self._atom_starts else None
+
     def _held(self, lo: int, e: int) -> bool:
         """One span kept whole holds the window ``(lo, e - 1]`` but for a short tail with no
         cut of the finest overlap level (the newlines that end a table or a code block): no
@@ -123,51 +127,20 @@ class OverlapSearch:
     def _sentence_starts(self, s: int, e: int, lo: int, first: int = -2) -> Iterator[int]:
         """The starts of ``_overlap_iter(Level.SENTENCE, s, e, lo, e - 1)``: the first from
         one compiled pass where it can be found there (``Boundaries.first_start``: the
-        packer nearly always takes it), the rest from the Python search when asked for.
+        packer nearly always takes it), the rest from ``_overlap_iter`` when asked for.
         ``first``: that pass's answer when the caller has it (-2: ask)."""
         bnd, hi = self.bnd, e - 1
         if hi <= lo:
             return
         if first == -2:
-            first = bnd.first_start(lo, hi, (self._atom_starts, self._atom_ends) if self._atom_starts else None)
+            first = bnd.first_start(lo, hi, self._kept())
         if first == 0:
             return
         if first > 0:  # the compiled pass found the first; the rest only if asked for
             yield first
-        for c in self._sentence_starts_py(s, e, lo):
+        for c in self._overlap_iter(Level.SENTENCE, s, e, lo, hi):
             if c > first:
                 yield c
-
-    def _sentence_starts_py(self, s: int, e: int, lo: int) -> Iterator[int]:
-        """The same in Python: the sure starts (paragraph, sentence, glued row) of the window
-        found at once, merged in order with its newlines, each newline's soft-wrap test made
-        only when it is reached."""
-        bnd, hi = self.bnd, e - 1
-        para = bnd.paragraph_cuts()
-        sure = para[bisect_left(para, lo + 1) : bisect_right(para, hi)]
-        sentence, glued = bnd.sentences.window(lo, hi), bnd.glued_cuts(lo, hi)
-        if sentence or glued:
-            sure = sorted(set(sure).union(sentence, glued))
-        lines = bnd.newline_cuts(lo, hi)
-        blocked = self._blocked if self._atom_starts else None
-        soft = bnd.is_soft
-        i = j = 0
-        ns, nl = len(sure), len(lines)
-        while i < ns or j < nl:
-            x = sure[i] if i < ns else e
-            y = lines[j] if j < nl else e
-            if x <= y:  # a sure start (and maybe a newline too)
-                c, i, j = x, i + 1, j + (x == y)
-                if c >= e:
-                    return
-                if not (blocked and blocked(c)):
-                    yield c
-            else:
-                c, j = y, j + 1
-                if c >= e:
-                    return
-                if not (blocked and blocked(c)) and not soft(c):
-                    yield c
 
     def _first_fitting(self, cands: list[int], e: int, budget: int) -> int:
         """Index of the first candidate ``c`` with the text ``c..e`` within ``budget``
