@@ -367,6 +367,53 @@ def test_atoms_are_the_same_with_the_compiled_line_scan_and_without(lines, eol):
     assert got[False] == got[True]
 
 
+# fences and table rows as the compiled matchers read them, and near misses: longer and
+# indented fences, closers with spaces, tabs and CR after them, rows with one bar, CR inside
+_FENCE_TABLE_LINES = _ATOM_LINES[:8] + [
+    "````",
+    "~~~~",
+    "   ```",
+    "    ```",
+    "``` \r",
+    "```\t",
+    "\t```",
+    "`` `",
+    "||",
+    "|",
+    "| |\r",
+    "|a|\r",
+    "|\r|",
+    "\t| x |  ",
+    "|--",
+    "--",
+    ":--",
+    "| : --",
+    "|-|",
+    "x",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.sampled_from(_FENCE_TABLE_LINES) | st.text(alphabet="`~|-: \t\rx", max_size=5), max_size=12),
+    st.lists(st.sampled_from(["\n", "\r\n", "\r", ""]), min_size=12, max_size=12),
+)
+def test_the_compiled_fence_and_table_matchers_are_the_patterns(lines, ends):
+    """The compiled matchers of code fences and Markdown tables find, at every line, what
+    ``_FENCED`` and ``_MD_TABLE`` match there (line by line, none inside the one before)."""
+    from norishiro.core import atoms, compiled
+    from norishiro.core.line_scan import line_matches
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    t = "\n" + "".join(x + e for x, e in zip(lines, ends))
+    every = [i for i, c in enumerate(t) if c == "\n"]
+    code = [(m.start(1), m.end(1)) for m in line_matches(atoms._FENCED, t, every)]
+    tables = [(m.start(1), m.end(2), m.end(1)) for m in line_matches(atoms._MD_TABLE, t, every)]
+    assert compiled.native.fenced_blocks(t, every) == code
+    assert compiled.native.md_tables(t, every) == tables
+
+
 def test_atoms_are_the_same_with_and_without_the_line_scan_for_every_pair_of_lines():
     """Every two of those lines, one under the other, with a line before and after."""
     from norishiro.core import compiled

@@ -1602,6 +1602,149 @@ done:
     return out;
 }
 
+/* The atoms' patterns (structure atoms._MD_TABLE and _FENCED) at the lines structure_lines
+   found, matched as line_matches would match them: in order, none starting inside the one
+   before. Positions are in nl_text ("\n" + text), as the patterns' groups give them. */
+
+static int is_hspace_at(State *st, Py_ssize_t j) { return AT(j) == ' ' || AT(j) == '\t'; }
+
+/* The end (past its "\n", or the text's end when newline is 0) of the table row starting at
+   q: after spaces and tabs a "|", and another "|" that ends the line but for spaces and tabs
+   and, before its "\n", one "\r"; -1 when q starts no row, -2 on an error. */
+static Py_ssize_t table_row_end(PyObject *text, State *st, Py_ssize_t q, int newline) {
+    Py_ssize_t n = st->n, j = q;
+    while (j < n && is_hspace_at(st, j)) j++;
+    if (j >= n || AT(j) != '|') return -1;
+    Py_ssize_t nl = PyUnicode_FindChar(text, '\n', j, n, 1);
+    if (nl == -2) return -2;
+    if (nl < 0 && newline) return -1;
+    Py_ssize_t k = nl < 0 ? n : nl;
+    if (nl >= 0 && AT(k - 1) == '\r') k--;
+    while (k > j + 1 && is_hspace_at(st, k - 1)) k--;
+    if (k <= j + 1 || AT(k - 1) != '|') return -1;
+    return nl < 0 ? n : nl + 1;
+}
+
+/* The end past its "\n" of the delimiter row starting at d (spaces and tabs, "|" or not,
+   spaces and tabs, ":" or not, then "--"); -1 when d starts none, -2 on an error. */
+static Py_ssize_t delimiter_row_end(PyObject *text, State *st, Py_ssize_t d) {
+    Py_ssize_t n = st->n, j = d;
+    while (j < n && is_hspace_at(st, j)) j++;
+    if (j < n && AT(j) == '|') j++;
+    while (j < n && is_hspace_at(st, j)) j++;
+    if (j < n && AT(j) == ':') j++;
+    if (j + 1 >= n || AT(j) != '-' || AT(j + 1) != '-') return -1;
+    Py_ssize_t nl = PyUnicode_FindChar(text, '\n', j + 2, n, 1);
+    return nl < 0 ? nl : nl + 1;
+}
+
+/* md_tables(nl_text, lines) -> [(start, body_start, end)]: the Markdown tables (a header row,
+   a delimiter row, then body rows) at the "\n"s in lines */
+static PyObject *md_tables(PyObject *self, PyObject *args) {
+    PyObject *text, *lines;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n, end = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
+        Py_ssize_t p = item_at(lines, k);
+        if (p == -1 && PyErr_Occurred()) goto fail;
+        if (p < end || p < 0 || p >= n || AT(p) != '\n') continue;
+        Py_ssize_t head = table_row_end(text, st, p + 1, 1);
+        if (head == -2) goto fail;
+        if (head < 0) continue;
+        Py_ssize_t body = delimiter_row_end(text, st, head);
+        if (body == -2) goto fail;
+        if (body < 0) continue;
+        Py_ssize_t r = body, next = 0;
+        while (r < n && (next = table_row_end(text, st, r, 0)) >= 0) r = next;
+        if (r < n && next == -2) goto fail;
+        PyObject *row = Py_BuildValue("(nnn)", p + 1, body, r);
+        if (!row || PyList_Append(out, row) < 0) {
+            Py_XDECREF(row);
+            goto fail;
+        }
+        Py_DECREF(row);
+        end = r;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* The end of the line at q when it closes a fence of f characters c: at most three spaces,
+   exactly f of c, spaces and tabs, then "\n", "\r\n" or the text's end; else -1. */
+static Py_ssize_t fence_close_end(State *st, Py_ssize_t q, Py_UCS4 c, Py_ssize_t f) {
+    Py_ssize_t n = st->n, j = q;
+    while (j < n && j - q < 3 && AT(j) == ' ') j++;
+    for (Py_ssize_t i = 0; i < f; i++, j++)
+        if (j >= n || AT(j) != c) return -1;
+    while (j < n && is_hspace_at(st, j)) j++;
+    if (j >= n) return n;
+    if (AT(j) == '\n') return j + 1;
+    return AT(j) == '\r' && j + 1 < n && AT(j + 1) == '\n' ? j + 2 : -1;
+}
+
+/* The end of the fenced block opened at the line q: the fence is at most three spaces in,
+   three or more ` or ~; the first later line that closes the same number of them ends it,
+   and when none does, the regex's backtracking takes one fewer (down to three) as the
+   fence; -1 when the block is not closed. */
+static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
+    Py_ssize_t n = st->n, j = q;
+    while (j < n && j - q < 3 && AT(j) == ' ') j++;
+    if (j >= n || (AT(j) != '`' && AT(j) != '~')) return -1;
+    Py_UCS4 c = AT(j);
+    Py_ssize_t run = 0;
+    while (j + run < n && AT(j + run) == c) run++;
+    if (run < 3) return -1;
+    Py_ssize_t nl = PyUnicode_FindChar(text, '\n', j + run, n, 1);
+    if (nl < 0) return nl;
+    for (Py_ssize_t f = run; f >= 3; f--) {
+        for (Py_ssize_t line = nl + 1; line < n;) {
+            Py_ssize_t e = fence_close_end(st, line, c, f);
+            if (e >= 0) return e;
+            Py_ssize_t next = PyUnicode_FindChar(text, '\n', line, n, 1);
+            if (next == -2) return -2;
+            if (next < 0) break;
+            line = next + 1;
+        }
+    }
+    return -1;
+}
+
+/* fenced_blocks(nl_text, lines) -> [(start, end)]: the closed code fences at the "\n"s in lines */
+static PyObject *fenced_blocks(PyObject *self, PyObject *args) {
+    PyObject *text, *lines;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n, end = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
+        Py_ssize_t p = item_at(lines, k);
+        if (p == -1 && PyErr_Occurred()) goto fail;
+        if (p < end || p < 0 || p >= n || AT(p) != '\n') continue;
+        Py_ssize_t e = fenced_end(text, st, p + 1);
+        if (e == -2) goto fail;
+        if (e < 0) continue;
+        PyObject *span = Py_BuildValue("(nn)", p + 1, e);
+        if (!span || PyList_Append(out, span) < 0) {
+            Py_XDECREF(span);
+            goto fail;
+        }
+        Py_DECREF(span);
+        end = e;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* for tests: the fixed character tests against the Python module's own classes (the
    terminator, emote, bracket and glued tests as the searches read them, from the table) */
 static PyObject *classes(PyObject *self, PyObject *arg) {
@@ -1642,6 +1785,8 @@ static PyMethodDef methods[] = {
      "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
     {"overlap_start", overlap_start, METH_VARARGS,
      "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms) -> first, 0, <0"},
+    {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
+    {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,
      "sentence_start_cases(text, limit) -> (lower, upper) letters that begin sentences in text[:limit]"},
     {"soft_classes", soft_classes, METH_O,

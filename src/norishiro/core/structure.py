@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from .atoms import Atom, find_atoms
 from .chars import columns
 from .labels import DEFAULT_LABELS, SOAP_NAMES
 from .line_scan import TextLines, line_matches
@@ -46,18 +47,6 @@ class Section:
     def __post_init__(self) -> None:
         if self.body < self.start:
             self.body = self.start
-
-
-@dataclass
-class Atom:
-    """A span to keep whole when it fits; ``header`` is a table's header rows, repeated
-    in ``embed_text`` for chunks that start inside the table body."""
-
-    start: int
-    end: int
-    kind: str
-    body_start: int = 0
-    header: str = ""
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
@@ -305,80 +294,6 @@ def attach_bare_headings(sections: list[Section]) -> list[Section]:
             continue
         out.append(sec)
     return out
-
-
-_FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?:\r?\n|$))", re.S)
-_MD_TABLE = re.compile(
-    r"\n(([ \t]*\|[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n)"
-    r"(?:[ \t]*\|[^\n]*\|[ \t]*(?:\r?\n|$))*)"
-)
-_TSV_LINE = re.compile(r"\n([^\t\n]*\t[^\t\n]*\t[^\n]*)")
-# one pattern per colon: a literal first character lets the engine skip ahead (7x faster)
-_LEAD_HINTS = tuple(re.compile(c + r"[ \t]*\r?\n[ \t]*(?:[・•●○\-*+]|\d|[（(]|[①-⑳])") for c in ":：")
-_LEAD_LIST = re.compile(
-    r"\n([^\n]*[:：][ \t]*\r?\n(?:[ \t]*(?:[・•●○\-*+]|\d{1,2}[.．)）]|[（(]\d{1,2}[)）]|[①-⑳])"
-    r"[ \t]*\S[^\n]*(?:\r?\n|$))+)"
-)
-
-
-def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
-    """Fenced code blocks, tables (Markdown and tab-separated) and lead-in + list spans,
-    disjoint and sorted; the header rows of a table are kept for repetition.
-
-    Patterns start with a literal newline and run over "\\n" + text (positions shift by
-    one), which lets the regex engine jump between lines. ``lines``: the text's line scan,
-    when ``find_sections`` shares it."""
-    if lines is None:
-        lines = TextLines(text, DEFAULT_LABELS)
-    t = lines.nl_text
-    found: list[Atom] = []
-    # compiled: the line scan found the lines where a fence or a table may start; else a
-    # search for each pattern over a text that holds what it needs
-    fences = lines.fences
-    if fences is not None or "```" in text or "~~~" in text:
-        found += [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in line_matches(_FENCED, t, fences)]
-    tables = lines.tables
-    if tables is not None or "|" in text:
-        found += [
-            Atom(m.start(1) - 1, m.end(1) - 1, "table", body_start=m.end(2) - 1, header=m.group(2))
-            for m in line_matches(_MD_TABLE, t, tables)
-        ]
-    if text.count("\t") >= 6:
-        run: list[tuple[int, int]] = []
-        for m in _TSV_LINE.finditer(t):
-            a, b = m.start(1) - 1, min(len(text), m.end(1))  # the line and its newline
-            if run and run[-1][1] != a:
-                found += _tsv_atom(text, run)
-                run = []
-            run.append((a, b))
-        found += _tsv_atom(text, run)
-    if "：" in text or ":" in text:
-        # only lines where a colon ends the line and a list item follows can match: find
-        # those first (one cheap scan) instead of trying the pattern on every line
-        done = 0
-        hints = lines.lead_hints
-        if hints is None:
-            hints = sorted(m.start() for p in _LEAD_HINTS for m in p.finditer(t))
-        for hint in hints:
-            line = t.rfind("\n", 0, hint)
-            if line < done:
-                continue
-            m = _LEAD_LIST.match(t, line)
-            if m:
-                found.append(Atom(m.start(1) - 1, m.end(1) - 1, "list"))
-                done = m.end()
-    found.sort(key=lambda x: (x.start, -x.end))
-    out: list[Atom] = []
-    for atom in found:  # keep the first of overlapping spans (code wins over what is inside)
-        if not out or atom.start >= out[-1].end:
-            out.append(atom)
-    return out
-
-
-def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
-    if len(run) < 3:
-        return []
-    return [Atom(run[0][0], run[-1][1], "table", body_start=run[0][1], header=text[run[0][0] : run[0][1]])]
 
 
 class Structure(Protocol):
