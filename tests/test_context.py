@@ -289,6 +289,18 @@ _LINES = [
     "\u3000所見：異常なし",
     "\xa0[Plan] x",
     " \t1) Plan:",
+    # deeper than a Markdown heading or a bracketed label may be: # and ＃ only before a field label
+    "    # 主訴：頭痛",
+    "    #  Plan:",
+    "    # apt-get install",
+    "\t# Title",
+    "  \t# x",
+    "    ＃ 所見：",
+    "\t\t[Plan] x",
+    "    【主訴】",
+    "\t■ 2026/1/20",
+    " \t[Plan] x",
+    "     ■ mark",
 ]
 
 

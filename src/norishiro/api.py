@@ -282,13 +282,16 @@ class _Regions:
         head = self.header_at(pos)
         k = bisect.bisect_right(self.t_starts, pos) - 1
         if k >= 0 and self.tables[k].body_start <= pos < self.tables[k].end:
-            th = self.tables[k].header
-            key = (head, th)
-            if key not in self._room:  # repeat the table header only when half the budget is left
-                self._room[key] = self.sizer.count(head + th) <= self.config.size // 2
-            if self._room[key]:
-                return head + th
+            return self._with_table(head, self.tables[k].header)
         return head
+
+    def _with_table(self, head: str, th: str) -> str:
+        """The prefix inside a table body: the table's header rows too, when they leave half
+        the budget."""
+        key = (head, th)
+        if key not in self._room:
+            self._room[key] = self.sizer.count(head + th) <= self.config.size // 2
+        return head + th if self._room[key] else head
 
     def _prefix(self, a: int, b: int, head: str, one_section: bool) -> Callable[[int], str] | None:
         """The prefix of a chunk starting at ``p`` in the region ``a..b``: none when no header
@@ -296,12 +299,28 @@ class _Regions:
         can be (one section, no table); else looked up per position."""
         k = bisect.bisect_right(self.t_starts, b) - 1
         if k >= 0 and self.tables[k].end > a:  # tables are disjoint and in order
+            if one_section or not self.renderer.active:  # one header: only the tables vary
+                return self._table_prefix(a, b, head)
             return lambda p: self.prefix_at(a + p)
         if not self.renderer.active:
             return None
         if one_section:
             return (lambda p: head) if head else None
         return lambda p: self.header_at(a + p)
+
+    def _table_prefix(self, a: int, b: int, head: str) -> Callable[[int], str]:
+        """``prefix_at`` for a region whose header is ``head`` throughout: only the tables
+        whose bodies may hold one of its positions are looked at."""
+        starts, tables, room = self.t_starts, self.tables, self._with_table
+        lo, hi = max(0, bisect.bisect_right(starts, a) - 1), bisect.bisect_right(starts, b)
+
+        def prefix(p: int) -> str:
+            k = bisect.bisect_right(starts, a + p, lo, hi) - 1
+            if k >= lo and a + p < tables[k].end and tables[k].body_start <= a + p:
+                return room(head, tables[k].header)
+            return head
+
+        return prefix
 
     def _selected(self) -> list[tuple[int, int, list[Section]]]:
         """The spans to chunk: each section, or the whole text (``whole``); with a section

@@ -1455,14 +1455,24 @@ static int is_cased_beyond_ascii(Py_UCS4 c) {
 
 /* A label's word may start at j: its initial, and with longest > 0 a word of at most that
    many characters followed by white space up to a colon or the line's end. */
+/* Py_UNICODE_TOLOWER, _ISDECIMAL and _ISALNUM, with ASCII answered here (most lines begin
+   with it; the library's lookups are calls) */
+static inline Py_UCS4 lower_of(Py_UCS4 c) {
+    return c < 128 ? (c >= 'A' && c <= 'Z' ? c + 32 : c) : Py_UNICODE_TOLOWER(c);
+}
+static inline int is_decimal(Py_UCS4 c) { return c < 128 ? c >= '0' && c <= '9' : Py_UNICODE_ISDECIMAL(c); }
+static inline int is_alnum(Py_UCS4 c) {
+    return c < 128 ? ((c | 32) >= 'a' && (c | 32) <= 'z') || (c >= '0' && c <= '9') : Py_UNICODE_ISALNUM(c);
+}
+
 static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
     Py_ssize_t n = st->n;
     if (j >= n) return 0;
     Py_UCS4 c = AT(j);
-    if (!(in_set(t->set, Py_UNICODE_TOLOWER(c)) || in_set(t->set, c) || is_cased_beyond_ascii(c))) return 0;
+    if (!(in_set(t->set, lower_of(c)) || in_set(t->set, c) || is_cased_beyond_ascii(c))) return 0;
     if (t->longest <= 0) return 1;
     Py_ssize_t k = j;
-    while (k < n && (Py_UNICODE_ISALNUM(AT(k)) || AT(k) == '_')) k++;
+    while (k < n && (is_alnum(AT(k)) || AT(k) == '_')) k++;
     if (k - j > t->longest) return 0;
     k = skip_space_in_line(st, k);
     return k >= n || AT(k) == '\n' || AT(k) == ':' || AT(k) == 0xFF1A;
@@ -1475,16 +1485,26 @@ static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
    and . ． ) ） or not. A label's word starts with one of the initials (lower case; a
    cased letter beyond ASCII is let through, for the rarer case foldings); with longest > 0
    (every label is word characters) it is at most that long and followed by white space up
-   to a colon or the line's end. */
+   to a colon or the line's end. A # heading (or adornment) is at most three spaces in, a
+   bracketed or marked label that or one tab: deeper, # or ＃ only lead a field label. */
 static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
-    Py_ssize_t n = st->n;
-    while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
+    Py_ssize_t n = st->n, q = j;
+    int spaces = 1;
+    for (; j < n && (AT(j) == ' ' || AT(j) == '\t'); j++) spaces &= AT(j) == ' ';
     if (j >= n) return 0;
+    int shallow = spaces && j - q <= 3;
     Py_UCS4 c = AT(j);
     switch (c) {
-    case '#': case 0xFF03: case 0x3010: case '[': case 0xFF3B: case 0x25A0: case 0x25A1: case 0x25C6:
-    case 0x25C7: case 0x25CF: case 0x25CE: case 0x25BC: case 0x25B6:
-        return 1;
+    case '#':
+        if (shallow) return 1;
+        /* fall through */
+    case 0xFF03:
+        if (label_word_at(st, skip_space_in_line(st, j + 1), t)) return 1;
+        break;
+    case 0x3010: case '[': case 0xFF3B: case 0x25A0: case 0x25A1: case 0x25C6: case 0x25C7: case 0x25CF:
+    case 0x25CE: case 0x25BC: case 0x25B6:
+        if (shallow || (j - q == 1 && !spaces)) return 1;
+        break;
     case '`': case '~':
         return j + 2 < n && AT(j + 1) == c && AT(j + 2) == c;
     case '*': case '^': case '"': case '+': case '_':
@@ -1499,9 +1519,9 @@ static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
         break;
     }
     }
-    if (Py_UNICODE_ISDECIMAL(c)) { /* a numbered label: 1. 主訴 */
+    if (is_decimal(c)) { /* a numbered label: 1. 主訴 */
         Py_ssize_t k = j + 1;
-        if (k < n && Py_UNICODE_ISDECIMAL(AT(k))) k++;
+        if (k < n && is_decimal(AT(k))) k++;
         if (k < n) {
             Py_UCS4 d = AT(k);
             if (d == '.' || d == 0xFF0E || d == ')' || d == 0xFF09) {
@@ -1510,7 +1530,7 @@ static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
         }
         /* a label may start with a digit too: go on */
     }
-    Py_UCS4 low = Py_UNICODE_TOLOWER(c);
+    Py_UCS4 low = lower_of(c);
     if (low == 's' || low == 'o' || low == 'a' || low == 'p' || is_cased_beyond_ascii(c)) { /* S： O） */
         Py_ssize_t k = j + 1;
         while (k < n && Py_UNICODE_ISSPACE(AT(k))) k++;
