@@ -360,11 +360,17 @@ class _Regions:
         text, cfg = self.doc.text, self.config
         spans = self._selected()
         checked: set[str] = set()
+        active, atoms, starts = self.renderer.active, self.atoms, self.atom_starts
         for a, b, secs in spans:
-            head = self.header_at(a)
+            head = self.header_at(a) if active else ""
             self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
-            inside = self.atoms[bisect.bisect_left(self.atom_starts, a) : bisect.bisect_left(self.atom_starts, b)]
+            i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
+            inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b] if j > i else ()
+            if one is not None:  # the common case, written out
+                heads = [(one.start - a, one.body - a)] if one.body > one.start else ()
+            else:
+                heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
             piece = text[a:b]
             region = Region(
                 piece,
@@ -374,8 +380,8 @@ class _Regions:
                 cfg.size,
                 cfg.overlap,
                 prefix=self._prefix(a, b, head, one is not None),
-                atoms=[(x.start - a, x.end - a) for x in inside if x.end <= b],
-                heads=[(x.start - a, x.body - a) for x in secs if x.body > x.start],
+                atoms=inside,
+                heads=heads,
             )
             yield region, one
 

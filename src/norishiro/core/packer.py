@@ -106,6 +106,15 @@ class Packer(OverlapSearch):
         i = bisect_right(self._atom_starts, c - 1) - 1
         return i >= 0 and c < self._atom_ends[i]
 
+    def _atom_free(self, lo: int, hi: int) -> bool:
+        """No span kept whole holds a cut in ``(lo, hi]`` (then every cut there is usable as
+        far as atoms go, and the search may take the quick paths of a text without them)."""
+        starts = self._atom_starts
+        if not starts:
+            return True
+        i = bisect_right(starts, hi - 1) - 1  # the last one that starts before hi
+        return i < 0 or self._atom_ends[i] <= lo + 1
+
     def _on_heading(self, c: int) -> bool:
         """``c`` lies inside a heading or right after it (before its text)."""
         i = bisect_right(self._head_starts, c - 1) - 1
@@ -160,11 +169,12 @@ class Packer(OverlapSearch):
 
     # -- the search ----------------------------------------------------------------------
     def _cuts(self, level: Level, lo: int, hi: int, avoid_heads: bool = False) -> list[int]:
+        free = not self._atom_starts or (not avoid_heads and self._atom_free(lo, hi))
         if self.merge_coarser:
             cuts = self._cuts_upto(level, lo, hi)
         else:
-            cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.exact and not self._atom_starts, packing=True)
-        if self._atom_starts:
+            cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.exact and free, packing=True)
+        if not free:
             cuts = [c for c in cuts if not self._blocked(c)]
         if avoid_heads:
             cuts = [c for c in cuts if not self._on_heading(c)]
@@ -238,7 +248,7 @@ class Packer(OverlapSearch):
                 return self.n
             para = self.bnd.paragraph_cuts()
             j = bisect_right(para, hi) - 1
-            free = not self._atom_starts and not avoid_heads  # every cut is usable
+            free = not avoid_heads and self._atom_free(lo, hi)  # every cut is usable
             while j >= 0 and para[j] > lo:
                 if free or self._usable(para[j], avoid_heads):
                     self._level = Level.PARAGRAPH
@@ -257,7 +267,7 @@ class Packer(OverlapSearch):
                     # every cut up to hi fits: the farthest usable line cut is the answer, and
                     # the cuts are looked at from the end, so the newlines and sentence ends
                     # before it need no test (near the text end, _cuts may add the end itself)
-                    tail = not self._atom_starts  # what _cuts asks for
+                    tail = not self._atom_starts or (not avoid_heads and self._atom_free(window_lo, hi))  # as _cuts
                     for c in self.bnd.line_cuts_from_end(window_lo, hi, tail_only=tail):
                         if self._usable(c, avoid_heads):
                             self._level = level

@@ -65,6 +65,8 @@ _MARK = re.compile(r"^(?: {0,3}|\t)[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
 _CHECKBOX, _FENCE_AT = re.compile(r"^\s*\[[ xX]\]"), re.compile(r" {0,3}(?:`{3,}|~{3,})")  # _FENCE at a line start
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SURE = ("#", "```", "~~~")  # line starts that _CAND_LINE takes at once
+_ADORNED = tuple(c * 3 for c in '*^"+_#')  # how a line that _REST_ONLY matches starts
 _BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
 
 
@@ -163,10 +165,10 @@ def find_sections(
             if _FENCE_AT.match(text, q):
                 in_fence = False
             continue
-        m0 = cand.match(nl_text, q)
-        if m0 is None:
+        # a line that starts with # or a fence is a candidate (the test's first alternatives)
+        if not nl_text.startswith(_SURE, q + 1) and cand.match(nl_text, q) is None:
             continue
-        a = m0.start()  # the "\n" put in front shifts positions by one: this is the line start
+        a = q  # the "\n" put in front shifts positions by one: this is the line start
         nl = text.find("\n", a)
         line_end = len(text) if nl < 0 else nl
         line = text[a:line_end].rstrip("\r")
@@ -266,7 +268,7 @@ def _is_rest(text: str, nl_text: str, lines: Sequence[int]) -> bool:
     """Some title is underlined with a character only reStructuredText uses for that
     (``nl_text`` is ``"\n" + text``: positions in it are line starts in ``text``; ``lines``
     the starts of the lines that may be headings, which hold every adornment line)."""
-    for m in line_matches(_REST_ONLY, nl_text, lines):
+    for m in line_matches(_REST_ONLY, nl_text, [q for q in lines if nl_text.startswith(_ADORNED, q + 1)]):
         line = text[m.start() : m.end() - 1].rstrip("\r\n")
         if m.start() > 0 and _rest_title(text, m.start(), line, -1) is not None:
             return True
