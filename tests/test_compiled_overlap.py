@@ -152,7 +152,11 @@ def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, 
     if memo:
         p.bnd.sentences.scanned(lo, scan=True)
     held = (p._atom_starts, p._atom_ends) if p._atom_starts else None
+    if memo and p.bnd.lf:  # the paragraphs' widths measured before, for another window
+        p.bnd.first_start(lo // 2, e - 1, held)
     got = p.bnd.first_start(lo, e - 1, held) if p.bnd.lf else -1
+    if p.bnd.lf:
+        assert p.bnd.first_start(lo, e - 1, held) == got  # the same with the widths remembered
     if got == 0:
         assert want == [], (text, lo, e)
     elif got > 0:
@@ -176,8 +180,18 @@ def test_a_windows_lines_scanned_alone_give_the_paragraphs_sentence_cuts(text, a
             assert local.pair(lo, hi) == whole.pair(lo, hi), (text, lo, hi)
 
 
+# pieces of sentence starts: each end mark, closers, spaces and blank lines before letters of
+# each case (and none), so that most texts hold several starts
+_START_PIECES = [".", "!", "?", ". ", "? ", "! ", '." ', "?) ", "!’ ", " ", "  ", "\t", "\n", "\n\n", "\n \n  "]
+_START_PIECES += ["a", "B", "é", "É", "ß", "ǅ", "1", "²", "Ⅻ", "日", "\u0301", "ª", '"', "'", ")", "]", "’", "”"]
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list(".!?\"')]’” \t\naAbBéÉ1²Ⅻ日ßǅ\u0301ª")), max_size=80), st.integers(0, 90))
+@given(
+    st.text(alphabet=st.sampled_from(list(".!?\"')]’” \t\naAbBéÉ1²Ⅻ日ßǅ\u0301ª")), max_size=80)
+    | st.lists(st.sampled_from(_START_PIECES), max_size=40).map("".join),
+    st.integers(0, 90),
+)
 def test_compiled_sentence_start_cases_are_the_patterns(text, limit):
     from norishiro.core.sentences import _start_cases
 

@@ -1196,8 +1196,30 @@ static Py_ssize_t first_free(PyObject *list, Py_ssize_t x, const Atoms *at) {
     return -1;
 }
 
+/* width_of for the paragraph [start, end), remembered in widths by its start as
+   (answer, top_c, top_w): an overlap search asks about one paragraph for several chunks */
+static int paragraph_width(State *st, PyObject *widths, Py_ssize_t start, Py_ssize_t end, Py_ssize_t *top_c,
+                           Py_ssize_t *top_w) {
+    PyObject *key = PyLong_FromSsize_t(start);
+    if (!key) return -2;
+    PyObject *got = PyDict_GetItemWithError(widths, key); /* borrowed */
+    int rc;
+    if (got) {
+        if (!PyArg_ParseTuple(got, "inn", &rc, top_c, top_w)) rc = -2;
+    } else if (PyErr_Occurred()) {
+        rc = -2;
+    } else {
+        rc = width_of(st, start, end, top_c, top_w);
+        PyObject *v = rc == -2 ? NULL : Py_BuildValue("(inn)", rc, *top_c, *top_w);
+        if (!v || PyDict_SetItem(widths, key, v) < 0) rc = -2;
+        Py_XDECREF(v);
+    }
+    Py_DECREF(key);
+    return rc;
+}
+
 /* overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued,
-   emotes, atoms): the first start in (lo, hi] of the next chunk at the sentence level, as the first
+   emotes, atoms, widths): the first start in (lo, hi] of the next chunk at the sentence level, as the first
    one OverlapSearch._sentence_starts yields for a "\n"-only text: a paragraph,
    sentence or glued-row cut, or a newline that is no soft wrap before them. 0 when there is
    none; -1 when Python must look (a combining mark, a lower-case end in a text not classified
@@ -1209,13 +1231,14 @@ static Py_ssize_t first_free(PyObject *list, Py_ssize_t x, const Atoms *at) {
    lo, hi): the glued-row cuts of the window, asked only where a glued row may be (the same
    quick look as glued_hint); emotes(text, a, b): the emote sentence ends of the lines
    [a, b), asked only where an emote may be; atoms: None or the (starts, ends) of the spans
-   kept whole, where no start may be. */
+   kept whole, where no start may be; widths: a dict of the paragraphs' widths (width_of) by
+   their start, kept between calls. */
 static PyObject *overlap_start(PyObject *self, PyObject *args) {
-    PyObject *text, *paras, *decide, *is_soft, *memo, *glued, *emotes, *atoms;
+    PyObject *text, *paras, *decide, *is_soft, *memo, *glued, *emotes, *atoms, *widths;
     Py_ssize_t lo, hi;
     int lower_text, soft_wraps;
-    if (!PyArg_ParseTuple(args, "UnnO!iiOOOOOO", &text, &lo, &hi, &PyList_Type, &paras, &lower_text, &soft_wraps,
-                          &decide, &is_soft, &memo, &glued, &emotes, &atoms))
+    if (!PyArg_ParseTuple(args, "UnnO!iiOOOOOOO!", &text, &lo, &hi, &PyList_Type, &paras, &lower_text, &soft_wraps,
+                          &decide, &is_soft, &memo, &glued, &emotes, &atoms, &PyDict_Type, &widths))
         return NULL;
     Atoms at = {NULL, NULL};
     if (atoms != Py_None) {
@@ -1375,7 +1398,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         int h = soft_hint_at(st, q, pstart, pend, fenced);
         if (h == -2) { /* the paragraph's width settles it, or Python */
             if (measured == 1) {
-                measured = width_of(st, pstart, pend, &top_c, &top_w);
+                measured = paragraph_width(st, widths, pstart, pend, &top_c, &top_w);
                 if (measured == -2) return NULL;
             }
             h = measured == 0 ? soft_full_at(st, q, pstart, pend, top_c, top_w, fenced) : -1;
@@ -1402,6 +1425,8 @@ static inline int is_start_closer(Py_UCS4 c) {
    sentences in text[:limit] are lower and upper case, as sentences.lower_case_text counts
    them: after . ! ? (closing quotes and brackets, then spaces or tabs), after a blank line
    (spaces or tabs around), and at the start. */
+#define START_MARKS ((1ULL << '.') | (1ULL << '!') | (1ULL << '?') | (1ULL << '\n'))
+
 static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t limit;
@@ -1423,7 +1448,8 @@ static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
     COUNT_LETTER_AT(k);
     for (Py_ssize_t i = 0; i < n; i++) {
-        FIND_FIRST(st, i, n, c == '.' || c == '!' || c == '?' || c == '\n');
+        /* one test without branches for the four (all below 64): most characters are none */
+        FIND_FIRST(st, i, n, (c < 64) & (int)((START_MARKS >> (c & 63)) & 1));
         if (i >= n) break;
         Py_ssize_t j = i + 1;
         if (AT(i) == '\n') {
@@ -1804,7 +1830,7 @@ static PyMethodDef methods[] = {
     {"configure_wide", configure_wide, METH_O,
      "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
     {"overlap_start", overlap_start, METH_VARARGS,
-     "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms) -> first, 0, <0"},
+     "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms, widths) -> first, 0, <0"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,

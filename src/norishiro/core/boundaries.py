@@ -119,6 +119,7 @@ class Boundaries:
         # paragraph, only where a line cut is asked for
         self._soft: SoftWraps | None = None
         self._soft_wraps = soft_wraps  # the decisions are made when first asked for
+        self._widths: dict[int, tuple[int, int, int]] = {}  # the compiled pass's paragraph widths
         lf = self.lf = lf_only(text)  # no line break but "\n"
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
@@ -239,10 +240,11 @@ class Boundaries:
         sw, lower = self.sentences, self.sentences.lower_text
         args = (self.text, lo, hi, self.paragraph_cuts(), -1 if lower is None else int(lower), self._soft_wraps)
         look = compiled.native.overlap_start
-        got = look(*args, candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms)
+        rest = (candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms, self._widths)
+        got = look(*args, *rest)
         if got == -3:  # a long line: its paragraph is scanned whole, once
             sw.scanned(lo, scan=True)
-            got = look(*args, candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms)
+            got = look(*args, *rest)
         return got
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:
