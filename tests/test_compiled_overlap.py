@@ -184,12 +184,14 @@ def test_a_windows_lines_scanned_alone_give_the_paragraphs_sentence_cuts(text, a
 # each case (and none), so that most texts hold several starts
 _START_PIECES = [".", "!", "?", ". ", "? ", "! ", '." ', "?) ", "!’ ", " ", "  ", "\t", "\n", "\n\n", "\n \n  "]
 _START_PIECES += ["a", "B", "é", "É", "ß", "ǅ", "1", "²", "Ⅻ", "日", "\u0301", "ª", '"', "'", ")", "]", "’", "”"]
+_START_PIECES += ["𝐀", "𝐚", "🙂", "word ", "Word "]  # beyond the BMP (a 4-byte text) and plain runs
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     st.text(alphabet=st.sampled_from(list(".!?\"')]’” \t\naAbBéÉ1²Ⅻ日ßǅ\u0301ª")), max_size=80)
-    | st.lists(st.sampled_from(_START_PIECES), max_size=40).map("".join),
+    | st.lists(st.sampled_from(_START_PIECES), max_size=40).map("".join)
+    | st.lists(st.sampled_from([x for x in _START_PIECES if x.isascii()]), max_size=40).map("".join),
     st.integers(0, 90),
 )
 def test_compiled_sentence_start_cases_are_the_patterns(text, limit):
@@ -252,7 +254,31 @@ def test_overlap_starts_are_the_first_level_with_any(text, at, span, atoms, pure
     """In characters the overlap search yields, in order, every start of the first overlap
     level that has one (each level's merged cuts), whatever spans are kept whole (nested or
     overlapping ones too), and nothing when no level has one: the compiled first start and
-    the early way out of a window that one kept span holds change nothing."""
+    the early way out of a window that one kept span holds change nothing, nor does the
+    search's being told the compiled pass's answer."""
+    _check_overlap_levels(text, at, span, atoms, pure)
+
+
+# long lines whose windows often hold no sentence start but a sentence end before a lower-case
+# word (a lower_sentence cut), in texts that start their sentences in upper case
+_LOWER_PIECES = ["Next one ends here. ", "Words go on ", "and on ", "e.g. ", "end. the ", "so, ", "x; ", "Dr. Who "]
+_LOWER_PIECES += ["why? no ", "over ", "end. So ", "\n\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LOWER_PIECES), min_size=1, max_size=80).map("".join),
+    st.floats(0, 1),
+    st.integers(2, 400),
+    _ATOMS,
+    st.booleans(),
+)
+def test_overlap_starts_where_only_finer_levels_have_one(text, at, span, atoms, pure):
+    """The same where the sentence level has no start and the lower_sentence level does."""
+    _check_overlap_levels(text, at, span, atoms, pure)
+
+
+def _check_overlap_levels(text, at, span, atoms, pure):
     n = len(text)
     s = int(at * n)
     e = min(n, s + span)
@@ -272,3 +298,6 @@ def test_overlap_starts_are_the_first_level_with_any(text, at, span, atoms, pure
         first = p.quick_start(s, e)  # the sentence level's first start, or 0: it has none
         if first >= 0:
             assert p._overlap_cands(p.overlap_levels[0], s, e, lo, e - 1)[:1] == ([first] if first else [])
+        # the search told what the compiled pass found (a start, or none: the finer levels
+        # then look at their own cuts only) yields the same
+        assert list(p.overlap_starts(s, e, first)) == want, (text, s, e, kept, first)

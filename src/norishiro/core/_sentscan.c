@@ -21,6 +21,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* A set of characters: a bitmap of the Basic Multilingual Plane, a short list beyond it. */
 typedef struct {
@@ -1425,7 +1428,58 @@ static inline int is_start_closer(Py_UCS4 c) {
    sentences in text[:limit] are lower and upper case, as sentences.lower_case_text counts
    them: after . ! ? (closing quotes and brackets, then spaces or tabs), after a blank line
    (spaces or tabs around), and at the start. */
-#define START_MARKS ((1ULL << '.') | (1ULL << '!') | (1ULL << '?') | (1ULL << '\n'))
+/* The first position in [i, end) that holds one of the four characters a b c d (below 128),
+   or end: sixteen, eight or four code units at a time where SSE2 is there (x86-64 always
+   has it), one at a time elsewhere and for the tail. */
+static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a, int b, int c, int d) {
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    switch (st->kind) {
+    case PyUnicode_1BYTE_KIND: {
+        const Py_UCS1 *p = (const Py_UCS1 *)st->data;
+        const __m128i va = _mm_set1_epi8((char)a), vb = _mm_set1_epi8((char)b), vc = _mm_set1_epi8((char)c),
+                      vd = _mm_set1_epi8((char)d);
+        for (; i + 16 <= end; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+                                     _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+            int mask = _mm_movemask_epi8(m);
+            if (mask) return i + __builtin_ctz(mask);
+        }
+        break;
+    }
+    case PyUnicode_2BYTE_KIND: {
+        const Py_UCS2 *p = (const Py_UCS2 *)st->data;
+        const __m128i va = _mm_set1_epi16((short)a), vb = _mm_set1_epi16((short)b), vc = _mm_set1_epi16((short)c),
+                      vd = _mm_set1_epi16((short)d);
+        for (; i + 8 <= end; i += 8) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(x, va), _mm_cmpeq_epi16(x, vb)),
+                                     _mm_or_si128(_mm_cmpeq_epi16(x, vc), _mm_cmpeq_epi16(x, vd)));
+            int mask = _mm_movemask_epi8(m);
+            if (mask) return i + __builtin_ctz(mask) / 2;
+        }
+        break;
+    }
+    default: {
+        const Py_UCS4 *p = (const Py_UCS4 *)st->data;
+        const __m128i va = _mm_set1_epi32(a), vb = _mm_set1_epi32(b), vc = _mm_set1_epi32(c), vd = _mm_set1_epi32(d);
+        for (; i + 4 <= end; i += 4) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(x, va), _mm_cmpeq_epi32(x, vb)),
+                                     _mm_or_si128(_mm_cmpeq_epi32(x, vc), _mm_cmpeq_epi32(x, vd)));
+            int mask = _mm_movemask_epi8(m);
+            if (mask) return i + __builtin_ctz(mask) / 4;
+        }
+        break;
+    }
+    }
+#endif
+    for (; i < end; i++) {
+        Py_UCS4 ch = AT(i);
+        if (ch == (Py_UCS4)a || ch == (Py_UCS4)b || ch == (Py_UCS4)c || ch == (Py_UCS4)d) return i;
+    }
+    return end;
+}
 
 static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     PyObject *text;
@@ -1448,8 +1502,7 @@ static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
     COUNT_LETTER_AT(k);
     for (Py_ssize_t i = 0; i < n; i++) {
-        /* one test without branches for the four (all below 64): most characters are none */
-        FIND_FIRST(st, i, n, (c < 64) & (int)((START_MARKS >> (c & 63)) & 1));
+        i = find_any4(st, i, n, '.', '!', '?', '\n');
         if (i >= n) break;
         Py_ssize_t j = i + 1;
         if (AT(i) == '\n') {

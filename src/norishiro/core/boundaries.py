@@ -31,7 +31,7 @@ from .glued import glued_line_cuts
 from .levels import LEVEL_NAMES, Level, parse_level
 from .newlines import crlf_only, last_lf_cut, lf_only, no_newline, search_start
 from .sentence_windows import SentenceWindows
-from .sentences import candidate_rules, emote_cuts
+from .sentences import candidate_rules, emote_cuts, lower_case_text
 from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
@@ -245,6 +245,9 @@ class Boundaries:
         if got == -3:  # a long line: its paragraph is scanned whole, once
             sw.scanned(lo, scan=True)
             got = look(*args, *rest)
+        if got == -1 and lower is None:  # perhaps only the text's case was not known: learn it (once)
+            sw.lower_text = lower_case_text(self.text)
+            got = look(*args[:4], int(sw.lower_text), *args[5:], *rest)
         return got
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:

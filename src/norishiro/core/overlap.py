@@ -11,6 +11,8 @@ from .boundaries import Level
 
 __all__ = ["OverlapSearch"]
 
+_FINER = (Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD)  # the overlap levels below the sentence
+
 
 class OverlapSearch:
     """The overlap half of :class:`~norishiro.core.packer.Packer` (which provides the text's
@@ -67,9 +69,12 @@ class OverlapSearch:
                 # look in a window about half the usual overlap long first (each window
                 # costs a round of look-ups, each character little) and go on only if asked
                 a, step = lo, 128
+                # the compiled pass found no start at the sentence level or coarser: only the
+                # finer levels' own cuts can be starts
+                finer = first == 0 and level is not Level.GRAPHEME
                 while a < e - 1:
                     b = min(e - 1, a + step)
-                    for c in self._overlap_iter(level, s, e, a, b):
+                    for c in self._finer_cuts(level, s, e, a, b) if finer else self._overlap_iter(level, s, e, a, b):
                         found = True
                         yield c
                     a, step = b, step * 4
@@ -123,6 +128,16 @@ class OverlapSearch:
         for c in sorted(sure.union(self.bnd.newline_cuts(lo, hi))):
             if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
                 yield c
+
+    def _finer_cuts(self, level: Level, s: int, e: int, lo: int, hi: int) -> list[int]:
+        """``_overlap_iter(level, s, e, lo, hi)`` for a level finer than the sentence where
+        the window holds no start at the sentence level or coarser: its own cuts and those
+        of the levels between (no newline, paragraph or sentence cut to merge or to test)."""
+        levels = [lv for lv in _FINER if lv <= level]
+        cuts = self.bnd.window_cuts(levels[0], lo, hi)
+        if len(levels) > 1:
+            cuts = sorted(set(cuts).union(*(self.bnd.window_cuts(lv, lo, hi) for lv in levels[1:])))
+        return [c for c in cuts if s < c < e and not self._blocked(c)]
 
     def _sentence_starts(self, s: int, e: int, lo: int, first: int = -2) -> Iterator[int]:
         """The starts of ``_overlap_iter(Level.SENTENCE, s, e, lo, e - 1)``: the first from
