@@ -237,17 +237,30 @@ class Boundaries:
         the starts and ends of spans kept whole (none of their inner cuts is a start)."""
         if not self.lf or not compiled.active():
             return -1
-        sw, lower = self.sentences, self.sentences.lower_text
-        args = (self.text, lo, hi, self.paragraph_cuts(), -1 if lower is None else int(lower), self._soft_wraps)
-        look = compiled.native.overlap_start
-        rest = (candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms, self._widths)
-        got = look(*args, *rest)
-        if got == -3:  # a long line: its paragraph is scanned whole, once
-            sw.scanned(lo, scan=True)
-            got = look(*args, *rest)
-        if got == -1 and lower is None:  # perhaps only the text's case was not known: learn it (once)
-            sw.lower_text = lower_case_text(self.text)
-            got = look(*args[:4], int(sw.lower_text), *args[5:], *rest)
+        sw = self.sentences
+        for _ in range(3):  # the common round, then one with each thing the pass may ask for
+            lower = sw.lower_text
+            got = compiled.native.overlap_start(
+                self.text,
+                lo,
+                hi,
+                self._paragraphs or self.paragraph_cuts(),
+                -1 if lower is None else int(lower),
+                self._soft_wraps,
+                candidate_rules,
+                self.is_soft,
+                sw.memo,
+                glued_line_cuts,
+                emote_cuts,
+                atoms,
+                self._widths,
+            )
+            if got == -3:  # a long line: its paragraph is scanned whole, once
+                sw.scanned(lo, scan=True)
+            elif got == -1 and lower is None:  # perhaps only the text's case was not known: learn it, once
+                sw.lower_text = lower_case_text(self.text)
+            else:
+                break
         return got
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:

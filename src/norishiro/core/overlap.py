@@ -17,7 +17,8 @@ _FINER = (Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD)  # the overlap levels 
 class OverlapSearch:
     """The overlap half of :class:`~norishiro.core.packer.Packer` (which provides the text's
     boundaries ``bnd``, the measure ``m``, ``overlap``, ``overlap_levels``, ``exact``,
-    ``indexed``, and ``_blocked``, ``_cuts_upto``, ``raw_fits``)."""
+    ``indexed``, ``_quick`` (characters, the sentence level first: ``quick_start`` answers),
+    and ``_blocked``, ``_cuts_upto``, ``raw_fits``)."""
 
     def _overlap_lo(self, s: int, e: int) -> int:
         """Where overlap candidates begin: no start before it fits the overlap budget.
@@ -36,9 +37,9 @@ class OverlapSearch:
         pass (characters, the sentence level first): the packer's common case without the
         search's generators. 0: there is none at that level; -1: the Python search must
         look; -2: not asked (tokens, or another first level)."""
-        if not self.exact or not self.overlap_levels or self.overlap_levels[0] is not Level.SENTENCE:
+        if not self._quick:
             return -2
-        lo = self._overlap_lo(s, e)
+        lo = max(s, e - self.overlap - 1)  # _overlap_lo in characters
         if e - 1 <= lo:
             return 0
         return self.bnd.first_start(lo, e - 1, self._kept())

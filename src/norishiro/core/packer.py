@@ -55,6 +55,8 @@ class Packer(OverlapSearch):
         self.overlap = overlap
         self.end_levels = sorted(end_levels)
         self.overlap_levels = sorted(overlap_levels)
+        # characters with the sentence level first: the compiled pass finds the overlap's start
+        self._quick = measure.exact_index and self.overlap_levels[:1] == [Level.SENTENCE]
         self.bnd = boundaries or Boundaries(text)
         # an end level's cuts include those of every coarser level (farthest cut wins)
         self.merge_coarser = merge_coarser
