@@ -301,3 +301,40 @@ def _check_overlap_levels(text, at, span, atoms, pure):
         # the search told what the compiled pass found (a start, or none: the finer levels
         # then look at their own cuts only) yields the same
         assert list(p.overlap_starts(s, e, first)) == want, (text, s, e, kept, first)
+
+
+_BREAKS = ["\r", "\n", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+_NEAR_BREAKS = ["\x1f", "\x0e", "\x1b", "\x84", "\x86", "\u2027", "\u202a", "\u0a0b", "\u850b", "\u2028"[:0]]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(_BREAKS + _NEAR_BREAKS) | st.sampled_from(["a", "ab cd ", "日本", "𝐀", "x" * 17, "é" * 9]),
+        max_size=30,
+    ).map("".join)
+)
+def test_the_compiled_line_break_scan_is_the_character_searches(text):
+    """One compiled pass (sixteen or eight characters at a time) finds the "\\r" and the other
+    line breaks that ``lf_only`` and ``crlf_only`` search for one by one."""
+    from norishiro.core import newlines
+
+    want = (1 if "\r" in text else 0) | (0 if newlines._no_other_break(text) else 2)
+    assert compiled.native.line_breaks(text) == want
+    with pure_python():
+        pure = newlines.lf_only(text), newlines.crlf_only(text)
+    assert (newlines.lf_only(text), newlines.crlf_only(text)) == pure
+
+
+@pytest.mark.parametrize("fill", ["a", "é", "日", "𝐀"])  # each width of str, ASCII and Latin-1
+@pytest.mark.parametrize("mark", _BREAKS + _NEAR_BREAKS[:-1])
+def test_the_compiled_line_break_scan_finds_one_break_anywhere(fill, mark):
+    """A lone break (or a character next to one) at every place of a text, in and after the
+    blocks the compiled pass reads at once."""
+    from norishiro.core import newlines
+
+    for n in (0, 7, 8, 16, 17, 40):
+        for at in range(n + 1):
+            text = fill * at + mark + fill * (n - at)
+            want = (1 if "\r" in text else 0) | (0 if newlines._no_other_break(text) else 2)
+            assert compiled.native.line_breaks(text) == want, (fill, mark, n, at)

@@ -1481,6 +1481,65 @@ static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a
     return end;
 }
 
+/* line_breaks(text) -> 1 when a "\r" is there, | 2 when another line break than "\n" and "\r"
+   is (\v \f \x1c \x1d \x1e \x85 \u2028 \u2029, what str.splitlines breaks at): newlines.lf_only
+   and crlf_only in one pass, sixteen or eight code units at a time with SSE2. */
+#define OTHER_BREAK(c) \
+    ((c) == 0x0B || (c) == 0x0C || ((c) >= 0x1C && (c) <= 0x1E) || (c) == 0x85 || (c) == 0x2028 || (c) == 0x2029)
+
+static long breaks_in(const State *st, Py_ssize_t a, Py_ssize_t b) {
+    long found = 0;
+    for (Py_ssize_t i = a; i < b; i++) {
+        Py_UCS4 c = AT(i);
+        if (c == '\r') found |= 1;
+        else if (OTHER_BREAK(c)) found |= 2;
+    }
+    return found;
+}
+
+static PyObject *line_breaks(PyObject *self, PyObject *text) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "line_breaks(text): text must be a str");
+        return NULL;
+    }
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n, i = 0;
+    long found = 0;
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    if (st->kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *p = (const Py_UCS1 *)st->data;
+        /* \v \f \r are 0x0B-0x0D, the separators 0x1C-0x1E: x - base <= 2, unsigned, with a
+           saturating subtraction */
+        const __m128i b1 = _mm_set1_epi8(0x0B), b2 = _mm_set1_epi8(0x1C), two = _mm_set1_epi8(2),
+                      nel = _mm_set1_epi8((char)0x85), zero = _mm_setzero_si128();
+        for (; i + 16 <= n; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, b1), two), zero),
+                                     _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, b2), two), zero));
+            m = _mm_or_si128(m, _mm_cmpeq_epi8(x, nel));
+            if (_mm_movemask_epi8(m) && (found |= breaks_in(st, i, i + 16)) == 3) break;
+        }
+    } else if (st->kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *p = (const Py_UCS2 *)st->data;
+        const __m128i b1 = _mm_set1_epi16(0x0B), b2 = _mm_set1_epi16(0x1C), b3 = _mm_set1_epi16(0x2028),
+                      two = _mm_set1_epi16(2), one = _mm_set1_epi16(1), nel = _mm_set1_epi16(0x85),
+                      zero = _mm_setzero_si128();
+        for (; i + 8 <= n; i += 8) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+            __m128i m = _mm_or_si128(_mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(x, b1), two), zero),
+                                     _mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(x, b2), two), zero));
+            m = _mm_or_si128(m, _mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(x, b3), one), zero));
+            m = _mm_or_si128(m, _mm_cmpeq_epi16(x, nel));
+            if (_mm_movemask_epi8(m) && (found |= breaks_in(st, i, i + 8)) == 3) break;
+        }
+    }
+#endif
+    if (found != 3) found |= breaks_in(st, i, n);
+    return PyLong_FromLong(found);
+}
+#undef OTHER_BREAK
+
 static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t limit;
@@ -1884,6 +1943,7 @@ static PyMethodDef methods[] = {
      "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
     {"overlap_start", overlap_start, METH_VARARGS,
      "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms, widths) -> first, 0, <0"},
+    {"line_breaks", line_breaks, METH_O, "line_breaks(text) -> 1: a \"\\r\" is there, | 2: another line break than \"\\n\""},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,

@@ -4,6 +4,7 @@ where any search for a window's cuts must begin (``search_start``)."""
 
 from __future__ import annotations
 
+from . import compiled
 from .chars import EXTEND, snap
 
 __all__ = ["lf_only", "crlf_only", "no_newline", "last_lf_cut", "search_start"]
@@ -25,14 +26,17 @@ def _no_other_break(text: str) -> bool:
 
 
 def lf_only(text: str) -> bool:
-    """No line break in the text but "\\n"."""
+    """No line break in the text but "\\n" (compiled: one pass for every break)."""
+    if compiled.active():
+        return not compiled.native.line_breaks(text)
     return "\r" not in text and _no_other_break(text)
 
 
 def crlf_only(text: str) -> bool:
     """No line break in the text but "\\r\\n" and "\\n" (Windows exports): every "\\r" comes
     before a "\\n", and no other break is there."""
-    return _no_other_break(text) and text.count("\r") == text.count("\r\n")
+    no_other = not compiled.native.line_breaks(text) & 2 if compiled.active() else _no_other_break(text)
+    return no_other and text.count("\r") == text.count("\r\n")
 
 
 def search_start(text: str, lo: int) -> int:
