@@ -239,7 +239,9 @@ class Packer(OverlapSearch):
         return self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
-        hi = self._before_atom(min(self.n, s + self.size) if self._plain else self._reach(s, self.size))
+        hi = min(self.n, s + self.size) if self._plain else self._reach(s, self.size)
+        if self._atom_starts:
+            hi = self._before_atom(hi)
         if hi <= lo:
             return None
         levels = self.end_levels
@@ -250,7 +252,7 @@ class Packer(OverlapSearch):
                 return self.n
             para = self.bnd.paragraph_cuts()
             j = bisect_right(para, hi) - 1
-            free = not avoid_heads and self._atom_free(lo, hi)  # every cut is usable
+            free = not avoid_heads and (not self._atom_starts or self._atom_free(lo, hi))  # every cut is usable
             while j >= 0 and para[j] > lo:
                 if free or self._usable(para[j], avoid_heads):
                     self._level = Level.PARAGRAPH
@@ -311,8 +313,8 @@ class Packer(OverlapSearch):
     def _before_atom(self, hi: int) -> int:
         """``hi``, or the start of the atom that holds it: every cut between the two is
         blocked too, so no level need look there (a window ending inside a long code block
-        found none at any level, down to every grapheme)."""
-        if self._atom_starts and hi < self.n and self._blocked(hi):
+        found none at any level, down to every grapheme). For a packer with atoms."""
+        if hi < self.n and self._blocked(hi):
             return self._atom_starts[bisect_right(self._atom_starts, hi - 1) - 1]
         return hi
 
