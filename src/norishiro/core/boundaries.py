@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from functools import cached_property
 
 import regex
 
@@ -113,7 +114,6 @@ class Boundaries:
     def __init__(self, text: str, soft_wraps: bool = True):
         self.text = text
         self._paragraphs: list[int] | None = None
-        self.sentences = SentenceWindows(text, self.paragraph_cuts)
         self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
@@ -124,6 +124,12 @@ class Boundaries:
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme
+
+    @cached_property
+    def sentences(self) -> SentenceWindows:
+        """The sentence cuts of windows, made when first asked for (most chunks end at a
+        paragraph, and plain text without overlap often asks for none)."""
+        return SentenceWindows(self.text, self.paragraph_cuts)
 
     def cuts(self, level: Level) -> list[int]:
         """Sorted cuts of exactly this level over the whole text (end of text excluded)."""
