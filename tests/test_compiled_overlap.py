@@ -6,6 +6,7 @@
 """
 
 import contextlib
+import random
 import textwrap
 
 import pytest
@@ -338,3 +339,46 @@ def test_the_compiled_line_break_scan_finds_one_break_anywhere(fill, mark):
             text = fill * at + mark + fill * (n - at)
             want = (1 if "\r" in text else 0) | (0 if newlines._no_other_break(text) else 2)
             assert compiled.native.line_breaks(text) == want, (fill, mark, n, at)
+
+
+# short lines kept (list items, labels) before text that lost its line breaks, where line
+# starts are inferred at sentence ends
+_LINE_PIECES = ["- item one\n", "Heading\n", "1. first\n", "Note:\n", "some words go on ", "end. Next ", "x. The "]
+_LINE_PIECES += ["ends here. The ", "「はい。」\n", "所見。次に ", "\n\n", "word " * 6]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _TEXT | st.lists(st.sampled_from(_LINE_PIECES), max_size=60).map("".join),
+    st.floats(0, 1),
+    st.integers(1, 600),
+    st.booleans(),
+)
+def test_the_tail_line_cuts_lead_the_whole_list(text, at, span, pure):
+    """In a "\\n"-only text the line cuts asked for the tail only are the first ones of the
+    whole list (farthest first): a packer whose window holds an atom looks there first."""
+    lo = int(at * len(text))
+    hi = min(len(text), lo + span)
+    ctx = pure_python() if pure else contextlib.nullcontext()
+    with ctx:
+        b = Boundaries(text)
+        if not b.lf or hi <= lo or hi >= len(text):
+            return
+        tail = list(b.line_cuts_from_end(lo, hi, tail_only=True))
+        whole = list(b.line_cuts_from_end(lo, hi, tail_only=False))
+    assert whole[: len(tail)] == tail, (text, lo, hi)
+
+
+def test_the_tail_line_cuts_lead_the_whole_list_in_many_windows():
+    """The same over four thousand seeded windows of those pieces (the windows where a lost
+    line start lies between two kept lines are rare for the generator above)."""
+    rng = random.Random(5)
+    for _ in range(4000):
+        text = "".join(rng.choice(_LINE_PIECES + ["A\n", "b\n"]) for _ in range(rng.randint(1, 40)))
+        b = Boundaries(text)
+        lo = rng.randint(0, len(text))
+        hi = min(len(text) - 1, lo + rng.randint(1, 400))
+        if hi <= lo:
+            continue
+        tail = list(b.line_cuts_from_end(lo, hi, tail_only=True))
+        assert list(b.line_cuts_from_end(lo, hi, tail_only=False))[: len(tail)] == tail, (text, lo, hi)

@@ -272,10 +272,13 @@ class Packer(OverlapSearch):
                     # the cuts are looked at from the end, so the newlines and sentence ends
                     # before it need no test (near the text end, _cuts may add the end itself)
                     tail = not self._atom_starts or (not avoid_heads and self._atom_free(window_lo, hi))  # as _cuts
-                    for c in self.bnd.line_cuts_from_end(window_lo, hi, tail_only=tail):
-                        if self._usable(c, avoid_heads):
-                            self._level = level
-                            return c
+                    # with atoms in the window all the cuts are asked for; in a "\n"-only text
+                    # the tail's come first in that list, and are found for less: look there first
+                    for only_tail in (True,) if tail else (True, False) if self.bnd.lf else (False,):
+                        for c in self.bnd.line_cuts_from_end(window_lo, hi, tail_only=only_tail):
+                            if self._usable(c, avoid_heads):
+                                self._level = level
+                                return c
                     continue
                 got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
                 if got is not None:
