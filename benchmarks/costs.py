@@ -163,6 +163,7 @@ def loop(docs: list[str], reps: int) -> None:
 def structure(docs: list[str], reps: int) -> None:
     from norishiro import api
     from norishiro.core import structure as st
+    from norishiro.regions import Regions
 
     config, sizer, runtime = api.resolve(None, size=2000)
     renderer = api._renderer(config.header_keys, config.header_template)
@@ -177,7 +178,7 @@ def structure(docs: list[str], reps: int) -> None:
                 kinds[first if first in "#`~[" else "other"] += 1
 
     def regions(d):
-        return api._Regions(api._as_document(d), config, sizer, st.LabelledText(), renderer, whole=False)
+        return Regions(api._as_document(d), config, sizer, st.LabelledText(), renderer, whole=False)
 
     def found():
         for d in docs:

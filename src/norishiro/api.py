@@ -8,9 +8,8 @@ in its budget.
 
 from __future__ import annotations
 
-import bisect
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -23,7 +22,8 @@ from .core.headers import HeaderRenderer
 from .core.measure import Sizer, get_sizer
 from .core.structure import LabelledText, PlainText, Section
 from .document import Document
-from .errors import ContextHeaderError, OptionError
+from .errors import OptionError
+from .regions import Regions
 
 __all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
 
@@ -153,7 +153,7 @@ def iter_chunks(
             yield _paged(Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {}), doc)
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
-    regions = _Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
+    regions = Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
     names = section_names(config.section_map)
     if excluded is not None:
         regions.excluded = excluded
@@ -250,140 +250,6 @@ def _paged(chunk: Chunk, doc: Document) -> Chunk:
     if doc.pages:
         chunk.page_start, chunk.page_end = doc.page_span(chunk.start, chunk.end)
     return chunk
-
-
-class _Regions:
-    """The regions of one document (a section each, or the whole text), with the context
-    header and a repeated table header counted in every chunk's budget."""
-
-    def __init__(
-        self, doc: Document, config: ChunkConfig, sizer: Sizer, structure, renderer: HeaderRenderer, whole: bool
-    ):
-        self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
-        text = doc.text
-        self.sections = structure.sections(text)
-        self.atoms = structure.atoms(text)
-        self.starts = [x.start for x in self.sections]
-        self.tables = [x for x in self.atoms if x.kind == "table" and x.header]
-        self.t_starts = [x.body_start for x in self.tables]
-        self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
-        self._room: dict[tuple[str, str], bool] = {}
-        self.excluded: list[Section] = []
-
-    def section_of(self, pos: int) -> Section:
-        return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
-
-    def header_at(self, pos: int) -> str:
-        if not self.renderer.active:  # the common case: no header, no look-up
-            return ""
-        return self.renderer.render(self.doc.metadata, self.section_of(pos).headings)
-
-    def prefix_at(self, pos: int) -> str:
-        head = self.header_at(pos)
-        k = bisect.bisect_right(self.t_starts, pos) - 1
-        if k >= 0 and self.tables[k].body_start <= pos < self.tables[k].end:
-            return self._with_table(head, self.tables[k].header)
-        return head
-
-    def _with_table(self, head: str, th: str) -> str:
-        """The prefix inside a table body: the table's header rows too, when they leave half
-        the budget."""
-        key = (head, th)
-        if key not in self._room:
-            self._room[key] = self.sizer.count(head + th) <= self.config.size // 2
-        return head + th if self._room[key] else head
-
-    def _prefix(self, a: int, b: int, head: str, one_section: bool) -> Callable[[int], str] | None:
-        """The prefix of a chunk starting at ``p`` in the region ``a..b``: none when no header
-        is rendered and no table body lies in it; the section's header when that is all it
-        can be (one section, no table); else looked up per position."""
-        k = bisect.bisect_right(self.t_starts, b) - 1
-        if k >= 0 and self.tables[k].end > a:  # tables are disjoint and in order
-            if one_section or not self.renderer.active:  # one header: only the tables vary
-                return self._table_prefix(a, b, head)
-            return lambda p: self.prefix_at(a + p)
-        if not self.renderer.active:
-            return None
-        if one_section:
-            return (lambda p: head) if head else None
-        return lambda p: self.header_at(a + p)
-
-    def _table_prefix(self, a: int, b: int, head: str) -> Callable[[int], str]:
-        """``prefix_at`` for a region whose header is ``head`` throughout: only the tables
-        whose bodies may hold one of its positions are looked at."""
-        starts, tables, room = self.t_starts, self.tables, self._with_table
-        lo, hi = max(0, bisect.bisect_right(starts, a) - 1), bisect.bisect_right(starts, b)
-
-        def prefix(p: int) -> str:
-            k = bisect.bisect_right(starts, a + p, lo, hi) - 1
-            if k >= lo and a + p < tables[k].end and tables[k].body_start <= a + p:
-                return room(head, tables[k].header)
-            return head
-
-        return prefix
-
-    def _selected(self) -> list[tuple[int, int, list[Section]]]:
-        """The spans to chunk: each section, or the whole text (``whole``); with a section
-        filter, only the chosen sections (runs of them, when ``whole``), the others noted in
-        ``excluded``."""
-        cfg = self.config
-        if not (cfg.sections_include or cfg.sections_exclude):
-            if self.whole:
-                return [(0, len(self.doc.text), self.sections)]
-            return [(x.start, x.end, [x]) for x in self.sections]
-        names = section_names(cfg.section_map)
-        out: list[tuple[int, int, list[Section]]] = []
-        joined = False
-        for sec in self.sections:
-            if not names.selects(sec.headings, cfg.sections_include, cfg.sections_exclude):
-                self.excluded.append(sec)
-                joined = False
-                continue
-            if self.whole and joined:
-                a, _b, secs = out[-1]
-                out[-1] = (a, sec.end, secs + [sec])
-            else:
-                out.append((sec.start, sec.end, [sec]))
-            joined = True
-        return out
-
-    def _check_header(self, head: str, checked: set[str]) -> None:
-        if not head or head in checked:
-            return
-        checked.add(head)
-        h = self.sizer.count(head)
-        if h > self.config.size * 3 // 4:
-            raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
-
-    def __iter__(self) -> Iterator[tuple[Region, Section | None]]:
-        """Each region, with its section when it is one section (its chunks share the name)."""
-        text, cfg = self.doc.text, self.config
-        spans = self._selected()
-        checked: set[str] = set()
-        active, atoms, starts = self.renderer.active, self.atoms, self.atom_starts
-        for a, b, secs in spans:
-            head = self.header_at(a) if active else ""
-            self._check_header(head, checked)
-            one = secs[0] if len(secs) == 1 else None
-            i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
-            inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b] if j > i else ()
-            if one is not None:  # the common case, written out
-                heads = [(one.start - a, one.body - a)] if one.body > one.start else ()
-            else:
-                heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
-            piece = text[a:b]
-            region = Region(
-                piece,
-                a,
-                self.sizer,
-                self.sizer.measure(piece),
-                cfg.size,
-                cfg.overlap,
-                prefix=self._prefix(a, b, head, one is not None),
-                atoms=inside,
-                heads=heads,
-            )
-            yield region, one
 
 
 def chunk(

@@ -127,8 +127,7 @@ class Boundaries:
 
     @cached_property
     def sentences(self) -> SentenceWindows:
-        """The sentence cuts of windows, made when first asked for (most chunks end at a
-        paragraph, and plain text without overlap often asks for none)."""
+        """The sentence cuts of windows, made when first asked for (plain text often asks none)."""
         return SentenceWindows(self.text, self.paragraph_cuts)
 
     def cuts(self, level: Level) -> list[int]:
@@ -243,27 +242,14 @@ class Boundaries:
         the starts and ends of spans kept whole (none of their inner cuts is a start)."""
         if not self.lf or not compiled.active():
             return -1
-        sw = self.sentences
+        sw, text, paras, wraps = self.sentences, self.text, self.paragraph_cuts(), self._soft_wraps
+        rest = (candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms, self._widths)
         for _ in range(3):  # the common round, then one with each thing the pass may ask for
-            lower = sw.lower_text
-            got = compiled.native.overlap_start(
-                self.text,
-                lo,
-                hi,
-                self._paragraphs or self.paragraph_cuts(),
-                -1 if lower is None else int(lower),
-                self._soft_wraps,
-                candidate_rules,
-                self.is_soft,
-                sw.memo,
-                glued_line_cuts,
-                emote_cuts,
-                atoms,
-                self._widths,
-            )
+            case = sw.lower_text
+            got = compiled.native.overlap_start(text, lo, hi, paras, -1 if case is None else int(case), wraps, *rest)
             if got == -3:  # a long line: its paragraph is scanned whole, once
                 sw.scanned(lo, scan=True)
-            elif got == -1 and lower is None:  # perhaps only the text's case was not known: learn it, once
+            elif got == -1 and case is None:  # perhaps only the text's case was not known: learn it, once
                 sw.lower_text = lower_case_text(self.text)
             else:
                 break

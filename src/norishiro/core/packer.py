@@ -73,6 +73,12 @@ class Packer(OverlapSearch):
         # it counts against the budget, so every size below is of prefix + text
         self._prefix = prefix
         self._plens: dict[int, int] = {}
+        # a prefix that is one text but in some spans (a table's header in its body, the
+        # regions' ``_TablePrefix``) says where: elsewhere its size needs no look-up
+        self._base_len: int | None = None
+        if prefix is not None and hasattr(prefix, "spans"):
+            self._vary_starts, self._vary_ends = prefix.spans()
+            self._base_len = measure.count_text(prefix.base)
         # characters with no prefix: a span's size is its length (the common case, written out
         # where it is asked per chunk)
         self._plain = self.exact and not prefix
@@ -99,6 +105,10 @@ class Packer(OverlapSearch):
         """Size of the prefix of a chunk starting at ``s``."""
         if not self._prefix:
             return 0
+        if self._base_len is not None:
+            i = bisect_right(self._vary_starts, s) - 1
+            if i < 0 or s >= self._vary_ends[i]:
+                return self._base_len
         got = self._plens.get(s)
         if got is None:
             got = self._plens[s] = self.m.count_text(self._prefix(s))

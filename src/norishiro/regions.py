@@ -1,0 +1,169 @@
+"""The regions of one document: a section each, or the whole text, with the context header
+and a repeated table header counted in every chunk's budget, and the atoms and headings a
+chunker keeps whole or with their text. ``norishiro.api`` hands each region to a chunker.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Iterator
+
+from .chunkers import Region
+from .config import ChunkConfig
+from .core.canonical import section_names
+from .core.headers import HeaderRenderer
+from .core.measure import Sizer
+from .core.structure import Section
+from .document import Document
+from .errors import ContextHeaderError
+
+__all__ = ["Regions"]
+
+
+class Regions:
+    """The regions of one document (a section each, or the whole text), with the context
+    header and a repeated table header counted in every chunk's budget."""
+
+    def __init__(
+        self, doc: Document, config: ChunkConfig, sizer: Sizer, structure, renderer: HeaderRenderer, whole: bool
+    ):
+        self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
+        text = doc.text
+        self.sections = structure.sections(text)
+        self.atoms = structure.atoms(text)
+        self.starts = [x.start for x in self.sections]
+        self.tables = [x for x in self.atoms if x.kind == "table" and x.header]
+        self.t_starts = [x.body_start for x in self.tables]
+        self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
+        self._room: dict[tuple[str, str], bool] = {}
+        self.excluded: list[Section] = []
+
+    def section_of(self, pos: int) -> Section:
+        return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
+
+    def header_at(self, pos: int) -> str:
+        if not self.renderer.active:  # the common case: no header, no look-up
+            return ""
+        return self.renderer.render(self.doc.metadata, self.section_of(pos).headings)
+
+    def prefix_at(self, pos: int) -> str:
+        head = self.header_at(pos)
+        k = bisect.bisect_right(self.t_starts, pos) - 1
+        if k >= 0 and self.tables[k].body_start <= pos < self.tables[k].end:
+            return self._with_table(head, self.tables[k].header)
+        return head
+
+    def _with_table(self, head: str, th: str) -> str:
+        """The prefix inside a table body: the table's header rows too, when they leave half
+        the budget."""
+        key = (head, th)
+        if key not in self._room:
+            self._room[key] = self.sizer.count(head + th) <= self.config.size // 2
+        return head + th if self._room[key] else head
+
+    def _prefix(self, a: int, b: int, head: str, one_section: bool) -> Callable[[int], str] | None:
+        """The prefix of a chunk starting at ``p`` in the region ``a..b``: none when no header
+        is rendered and no table body lies in it; the section's header when that is all it
+        can be (one section, no table); else looked up per position."""
+        k = bisect.bisect_right(self.t_starts, b) - 1
+        if k >= 0 and self.tables[k].end > a:  # tables are disjoint and in order
+            if one_section or not self.renderer.active:  # one header: only the tables vary
+                return self._table_prefix(a, b, head)
+            return lambda p: self.prefix_at(a + p)
+        if not self.renderer.active:
+            return None
+        if one_section:
+            return (lambda p: head) if head else None
+        return lambda p: self.header_at(a + p)
+
+    def _table_prefix(self, a: int, b: int, head: str) -> Callable[[int], str]:
+        """``prefix_at`` for a region whose header is ``head`` throughout."""
+        lo, hi = max(0, bisect.bisect_right(self.t_starts, a) - 1), bisect.bisect_right(self.t_starts, b)
+        return _TablePrefix(self, a, lo, hi, head)
+
+    def _selected(self) -> list[tuple[int, int, list[Section]]]:
+        """The spans to chunk: each section, or the whole text (``whole``); with a section
+        filter, only the chosen sections (runs of them, when ``whole``), the others noted in
+        ``excluded``."""
+        cfg = self.config
+        if not (cfg.sections_include or cfg.sections_exclude):
+            if self.whole:
+                return [(0, len(self.doc.text), self.sections)]
+            return [(x.start, x.end, [x]) for x in self.sections]
+        names = section_names(cfg.section_map)
+        out: list[tuple[int, int, list[Section]]] = []
+        joined = False
+        for sec in self.sections:
+            if not names.selects(sec.headings, cfg.sections_include, cfg.sections_exclude):
+                self.excluded.append(sec)
+                joined = False
+                continue
+            if self.whole and joined:
+                a, _b, secs = out[-1]
+                out[-1] = (a, sec.end, secs + [sec])
+            else:
+                out.append((sec.start, sec.end, [sec]))
+            joined = True
+        return out
+
+    def _check_header(self, head: str, checked: set[str]) -> None:
+        if not head or head in checked:
+            return
+        checked.add(head)
+        h = self.sizer.count(head)
+        if h > self.config.size * 3 // 4:
+            raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
+
+    def __iter__(self) -> Iterator[tuple[Region, Section | None]]:
+        """Each region, with its section when it is one section (its chunks share the name)."""
+        text, cfg = self.doc.text, self.config
+        spans = self._selected()
+        checked: set[str] = set()
+        active, atoms, starts = self.renderer.active, self.atoms, self.atom_starts
+        for a, b, secs in spans:
+            head = self.header_at(a) if active else ""
+            self._check_header(head, checked)
+            one = secs[0] if len(secs) == 1 else None
+            i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
+            inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b] if j > i else ()
+            if one is not None:  # the common case, written out
+                heads = [(one.start - a, one.body - a)] if one.body > one.start else ()
+            else:
+                heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
+            piece = text[a:b]
+            region = Region(
+                piece,
+                a,
+                self.sizer,
+                self.sizer.measure(piece),
+                cfg.size,
+                cfg.overlap,
+                prefix=self._prefix(a, b, head, one is not None),
+                atoms=inside,
+                heads=heads,
+            )
+            yield region, one
+
+
+class _TablePrefix:
+    """The prefix of a region whose header is ``base`` throughout but in its tables' bodies,
+    where the table's header rows follow it (when they leave room). ``spans()`` says where
+    that is, so that a packer knows the prefix elsewhere without asking (most positions)."""
+
+    __slots__ = ("_regions", "_a", "_lo", "_hi", "base")
+
+    def __init__(self, regions: Regions, a: int, lo: int, hi: int, base: str):
+        self._regions, self._a, self._lo, self._hi, self.base = regions, a, lo, hi, base
+
+    def __call__(self, p: int) -> str:
+        r, q = self._regions, self._a + p
+        k = bisect.bisect_right(r.t_starts, q, self._lo, self._hi) - 1
+        if k >= self._lo and q < r.tables[k].end and r.tables[k].body_start <= q:
+            return r._with_table(self.base, r.tables[k].header)
+        return self.base
+
+    def spans(self) -> tuple[list[int], list[int]]:
+        """The starts and ends, in the region's coordinates, of the table bodies where the
+        prefix may be other than ``base``."""
+        tables = self._regions.tables[self._lo : self._hi]
+        return [x.body_start - self._a for x in tables], [x.end - self._a for x in tables]
