@@ -301,6 +301,10 @@ _LINES = [
     "\t■ 2026/1/20",
     " \t[Plan] x",
     "     ■ mark",
+    # fences three and four spaces in (only the first is one), and a fence's closing kinds
+    "   ```",
+    "    ```",
+    "   ~~~~",
 ]
 
 
@@ -325,6 +329,22 @@ def test_the_heading_line_filter_drops_no_heading(lines, eol, markdown, extra):
         with mock.patch.object(compiled, "PURE", pure):
             got = [(s.start, s.end, s.headings, s.body) for s in find_sections(text, labels, markdown=markdown)]
         assert got == reference, f"pure={pure}"
+
+
+def test_the_heading_line_filter_drops_no_heading_in_many_texts():
+    """The same over three thousand seeded texts of those lines (fences around headings, for
+    one, are rare for the generator above)."""
+    import random
+
+    from norishiro.core import compiled, structure
+
+    rng = random.Random(7)
+    every = (re.compile(r"\n"), re.compile(r"\n"))
+    for _ in range(3000):
+        text = rng.choice(["\n", "\r\n"]).join(rng.choice(_LINES) for _ in range(rng.randint(1, 8)))
+        with mock.patch.object(structure, "_candidates", lambda labels: every), mock.patch.object(compiled, "PURE", 1):
+            reference = [(s.start, s.end, s.headings, s.body) for s in find_sections(text)]
+        assert [(s.start, s.end, s.headings, s.body) for s in find_sections(text)] == reference, repr(text)
 
 
 # lines that atoms are made of, and near misses: fences, tables and delimiter rows, tab

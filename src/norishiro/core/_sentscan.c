@@ -1766,6 +1766,46 @@ done:
 
 static int is_hspace_at(State *st, Py_ssize_t j) { return AT(j) == ' ' || AT(j) == '\t'; }
 
+/* A code fence's mark at the line after the "\n" at q: at most three spaces, then three or
+   more ` or ~ (structure._FENCE_AT). */
+static int fence_mark_at(State *st, Py_ssize_t q) {
+    Py_ssize_t n = st->n, j = q + 1;
+    while (j < n && j - q - 1 < 3 && AT(j) == ' ') j++;
+    if (j + 2 >= n) return 0;
+    Py_UCS4 c = AT(j);
+    return (c == '`' || c == '~') && AT(j + 1) == c && AT(j + 2) == c;
+}
+
+/* unfenced(nl_text, lines) -> the lines (positions of "\n"s, in order) that are neither a code
+   fence's mark nor inside a fence, as find_sections reads fences: a mark opens one, and the
+   next mark of either kind closes it. */
+static PyObject *unfenced(PyObject *self, PyObject *args) {
+    PyObject *text, *lines;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int in_fence = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
+        Py_ssize_t q = item_at(lines, k);
+        if (q == -1 && PyErr_Occurred()) goto fail;
+        if (q < 0 || q >= st->n || AT(q) != '\n') {
+            PyErr_SetString(PyExc_ValueError, "lines: the positions of newlines in the text");
+            goto fail;
+        }
+        if (fence_mark_at(st, q)) {
+            in_fence = !in_fence;
+            continue;
+        }
+        if (!in_fence && PyList_Append(out, PyList_GET_ITEM(lines, k)) < 0) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* The end (past its "\n", or the text's end when newline is 0) of the table row starting at
    q: after spaces and tabs a "|", and another "|" that ends the line but for spaces and tabs
    and, before its "\n", one "\r"; -1 when q starts no row, -2 on an error. */
@@ -1944,6 +1984,7 @@ static PyMethodDef methods[] = {
     {"overlap_start", overlap_start, METH_VARARGS,
      "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms, widths) -> first, 0, <0"},
     {"line_breaks", line_breaks, METH_O, "line_breaks(text) -> 1: a \"\\r\" is there, | 2: another line break than \"\\n\""},
+    {"unfenced", unfenced, METH_VARARGS, "unfenced(nl_text, lines) -> the lines outside code fences, marks left out"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from . import compiled
 from .atoms import Atom, find_atoms
 from .chars import columns
 from .labels import DEFAULT_LABELS, SOAP_NAMES
@@ -151,6 +152,8 @@ def find_sections(
     # a text with reStructuredText titles ranks every adorned title in the order its style appears
     heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(nl_text)]
     rest = markdown and allowed is None and _is_rest(text, nl_text, heads)
+    if lines.headings is not None and compiled.active():  # fences and what they hold: skipped below
+        heads = compiled.native.unfenced(nl_text, heads)
     styles: list[tuple[str, bool]] = []
 
     def path() -> list[str]:
