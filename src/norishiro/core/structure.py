@@ -67,6 +67,7 @@ _CHECKBOX, _FENCE_AT = re.compile(r"^\s*\[[ xX]\]"), re.compile(r" {0,3}(?:`{3,}
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _SURE = ("#", "```", "~~~")  # line starts that _CAND_LINE takes at once
+_REST_FIRST, _BLOCK_FIRST = '=-*^"+_#', "【[［■□◆◇●◎▼▶"  # what _REST, _BRACKET and _MARK begin with
 _ADORNED = tuple(c * 3 for c in '*^"+_#')  # how a line that _REST_ONLY matches starts
 _BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
 
@@ -175,9 +176,10 @@ def find_sections(
         nl = text.find("\n", a)
         line_end = len(text) if nl < 0 else nl
         line = text[a:line_end].rstrip("\r")
-        if line.lstrip(" \t")[:1].isspace():
+        first = line.lstrip(" \t")[:1]  # each pattern below needs its own first characters
+        if first.isspace():
             continue  # indented with other white space (NBSP, U+3000): code or a quote, no heading
-        if _FENCE.match(line):
+        if first in "`~" and _FENCE.match(line):
             in_fence = not in_fence
             continue
         if in_fence:
@@ -185,10 +187,10 @@ def find_sections(
         new: tuple[str, Any] | None = None
         at = a
         alone = True
-        m = _ATX.match(line) if markdown and (allowed is None or a in allowed) else None
+        m = _ATX.match(line) if first == "#" and markdown and (allowed is None or a in allowed) else None
         if m:
             new = ("md", (len(m.group(1)), m.group(2).strip()))
-        elif rest and a > 0 and _REST.match(line):
+        elif rest and a > 0 and first in _REST_FIRST and _REST.match(line):
             got = _rest_title(text, a, line, last_heading_end)
             if got is None:
                 continue
@@ -196,19 +198,19 @@ def find_sections(
             if style not in styles:
                 styles.append(style)
             new = ("md", (styles.index(style) + 1, title))
-        elif markdown and allowed is None and _SETEXT.match(line) and a > 0:
+        elif first in "=-" and markdown and allowed is None and _SETEXT.match(line) and a > 0:
             pa = text.rfind("\n", 0, a - 1) + 1
             prev = text[pa:a].rstrip("\r\n")
             if prev.strip() and "|" not in prev and pa > last_heading_end and not _SETEXT.match(prev):
                 at = pa
                 new = ("md", (1 if line.strip().startswith("=") else 2, prev.strip()))
         if new is None:
-            m = _BRACKET.match(line) or _MARK.match(line)
+            m = (_BRACKET.match(line) or _MARK.match(line)) if first in _BLOCK_FIRST else None
             if m and not _CHECKBOX.match(line):
                 new = ("block", m.group(1).strip())
                 alone = bare(line, m)
             else:
-                m = _SOAP.match(line)
+                m = _SOAP.match(line) if first in "SOAP" else None
                 if m:
                     new = ("field", SOAP_NAMES[m.group(1)])
                 else:
