@@ -873,9 +873,13 @@ def test_line_cuts_are_the_same_when_a_window_holds_no_newline(pieces, packing):
 
 @settings(max_examples=400, deadline=None)
 @given(
-    st.text(st.sampled_from(list("0123456789٣/dmμuLlAZz分|Hg【■◆● a")), max_size=40),
-    st.integers(0, 40),
-    st.integers(0, 40),
+    st.text(st.sampled_from(list("0123456789٣/dmμuLlAZz分|Hg【■◆● a")), max_size=40)
+    # long runs of plain ASCII, which the compiled look skips sixteen or eight at a time
+    | st.lists(st.sampled_from(["plain words go ", "mmHg", "||", "12/34", "5 mg/dL", "x" * 20, "【", "é", "日"])).map(
+        "".join
+    ),
+    st.integers(0, 300),
+    st.integers(0, 300),
 )
 def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
     """The compiled look for what a glued row needs says yes exactly where the pipes, mmHg,
@@ -893,6 +897,28 @@ def test_the_compiled_glued_row_hint_is_the_patterns(text, a, b):
         or glued._GLUED_SLASH.search(text, a, b) is not None
     )
     assert (compiled.native.glued_hint(text, a, b) == 1) == want
+
+
+def test_the_compiled_glued_and_emote_hints_are_the_patterns_in_long_plain_runs():
+    """The same, and the emote hints, over seeded texts of long ASCII runs (which the compiled
+    looks skip sixteen or eight characters at a time) with the marks among them."""
+    import random
+
+    from norishiro.core import compiled, glued, sentences
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    rng = random.Random(13)
+    pieces = ["plain words go ", "x" * 20, "mmHg", "||", "|", "m", "12/34", "/", "^", "^_^", "【", "é", "日", "©", "😀"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        seg = text[a:b]
+        want = "||" in seg or "mmHg" in seg or any(c in seg for c in "【■◆●") or glued._GLUED_SLASH.search(text, a, b)
+        assert (compiled.native.glued_hint(text, a, b) == 1) == bool(want), (text, a, b)
+        hints = [i for i in range(a, b) if sentences._EMOTE_HINT.match(text[i])]
+        assert compiled.native.emote_hints(text, a, b) == hints, (text, a, b)
 
 
 @settings(max_examples=400, deadline=None)
