@@ -128,12 +128,14 @@ _ATOMS = st.lists(st.tuples(st.floats(0, 1), st.integers(1, 120)), max_size=3)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_TEXT, st.floats(0, 1), st.integers(1, 400), st.booleans(), st.booleans(), st.booleans(), _ATOMS)
-def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, classified, memo, wraps, atoms):
+@given(_TEXT, st.floats(0, 1), st.integers(1, 400), st.booleans(), st.booleans(), st.booleans(), _ATOMS, st.booleans())
+def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, classified, memo, wraps, atoms, crlf):
     """``overlap_start`` gives the first start the Python search yields (none: 0), in any
     state of the text's caches (lower case classified or not, paragraph scanned or not),
-    with spans kept whole or none, and the lazy search yields the same starts with it as
-    without."""
+    with spans kept whole or none, in "\\n" and in "\\r\\n" text, and the lazy search yields
+    the same starts with it as without."""
+    if crlf:
+        text = text.replace("\r", "").replace("\n", "\r\n")
     n = len(text)
     lo = int(at * n)
     e = min(n, lo + span)
@@ -153,10 +155,11 @@ def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, 
     if memo:
         p.bnd.sentences.scanned(lo, scan=True)
     held = (p._atom_starts, p._atom_ends) if p._atom_starts else None
-    if memo and p.bnd.lf:  # the paragraphs' widths measured before, for another window
+    asked = p.bnd.lf or p.bnd.crlf
+    if memo and asked:  # the paragraphs' widths measured before, for another window
         p.bnd.first_start(lo // 2, e - 1, held)
-    got = p.bnd.first_start(lo, e - 1, held) if p.bnd.lf else -1
-    if p.bnd.lf:
+    got = p.bnd.first_start(lo, e - 1, held) if asked else -1
+    if asked:
         assert p.bnd.first_start(lo, e - 1, held) == got  # the same with the widths remembered
     if got == 0:
         assert want == [], (text, lo, e)
@@ -250,14 +253,14 @@ def test_the_compiled_soft_wrap_character_classes_are_the_patterns():
 
 
 @settings(max_examples=300, deadline=None)
-@given(_TEXT, st.floats(0, 1), st.integers(2, 400), _ATOMS, st.booleans())
-def test_overlap_starts_are_the_first_level_with_any(text, at, span, atoms, pure):
+@given(_TEXT, st.floats(0, 1), st.integers(2, 400), _ATOMS, st.booleans(), st.booleans())
+def test_overlap_starts_are_the_first_level_with_any(text, at, span, atoms, pure, crlf):
     """In characters the overlap search yields, in order, every start of the first overlap
     level that has one (each level's merged cuts), whatever spans are kept whole (nested or
     overlapping ones too), and nothing when no level has one: the compiled first start and
     the early way out of a window that one kept span holds change nothing, nor does the
-    search's being told the compiled pass's answer."""
-    _check_overlap_levels(text, at, span, atoms, pure)
+    search's being told the compiled pass's answer; in "\\r\\n" text too."""
+    _check_overlap_levels(text.replace("\r", "").replace("\n", "\r\n") if crlf else text, at, span, atoms, pure)
 
 
 # long lines whose windows often hold no sentence start but a sentence end before a lower-case
@@ -273,10 +276,11 @@ _LOWER_PIECES += ["why? no ", "over ", "end. So ", "\n\n"]
     st.integers(2, 400),
     _ATOMS,
     st.booleans(),
+    st.booleans(),
 )
-def test_overlap_starts_where_only_finer_levels_have_one(text, at, span, atoms, pure):
+def test_overlap_starts_where_only_finer_levels_have_one(text, at, span, atoms, pure, crlf):
     """The same where the sentence level has no start and the lower_sentence level does."""
-    _check_overlap_levels(text, at, span, atoms, pure)
+    _check_overlap_levels(text.replace("\n", "\r\n") if crlf else text, at, span, atoms, pure)
 
 
 def _check_overlap_levels(text, at, span, atoms, pure):

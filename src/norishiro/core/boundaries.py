@@ -126,6 +126,11 @@ class Boundaries:
         self._ascii = text.isascii()  # no character that could extend a grapheme
 
     @cached_property
+    def crlf(self) -> bool:
+        """The text's only line breaks are "\\r\\n" and "\\n" (and not "\\n" alone: ``lf``)."""
+        return not self.lf and crlf_only(self.text)
+
+    @cached_property
     def sentences(self) -> SentenceWindows:
         """The sentence cuts of windows, made when first asked for (plain text often asks none)."""
         return SentenceWindows(self.text, self.paragraph_cuts)
@@ -240,7 +245,7 @@ class Boundaries:
         it that is no soft wrap (where an overlap begins; 0: none), found in one compiled pass;
         -1 where the Python search must look (see ``_sentscan.overlap_start``). ``atoms``:
         the starts and ends of spans kept whole (none of their inner cuts is a start)."""
-        if not self.lf or not compiled.active():
+        if not (self.lf or self.crlf) or not compiled.active():
             return -1
         sw, text, paras, wraps = self.sentences, self.text, self.paragraph_cuts(), self._soft_wraps
         rest = (candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms, self._widths)
