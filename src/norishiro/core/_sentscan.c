@@ -791,7 +791,12 @@ static int two_lines(State *st, Py_ssize_t p, Py_ssize_t start, Py_ssize_t end, 
     l->ns = l->ne = p;
     while (l->cs > start && AT(l->cs - 1) != '\n') l->cs--;
     while (l->ne < end && AT(l->ne) != '\n') l->ne++;
+    /* the "\r" of a "\r\n" ends no line's text (rstrip("\r") there): left out of both */
+    while (l->ce > l->cs && AT(l->ce - 1) == '\r') l->ce--;
+    while (l->ne > l->ns && AT(l->ne - 1) == '\r') l->ne--;
     for (Py_ssize_t j = l->cs; j < l->ne; j++) {
+        if (j == l->ce) j = l->ns; /* the newline between them (and its "\r") */
+        if (j >= l->ne) break;
         Py_UCS4 c = AT(j);
         if (c == '\r' || (c >= 0x1C && c <= 0x1F)) return -1;
     }
@@ -1016,7 +1021,7 @@ static int width_of(State *st, Py_ssize_t start, Py_ssize_t end, Py_ssize_t *top
     int ascii = 1;
     for (Py_ssize_t i = start, ls = start; i <= end; i++) {
         Py_UCS4 c = i < end ? AT(i) : '\n';
-        if (c == '\r') return -1;
+        if (c == '\r' && !(i + 1 < end && AT(i + 1) == '\n')) return -1; /* a "\r\n" is stripped as space */
         if (c > 127) ascii = 0;
         if (c == '\n') {
             Py_ssize_t j = ls;
