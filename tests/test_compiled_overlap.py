@@ -388,3 +388,32 @@ def test_the_tail_line_cuts_lead_the_whole_list_in_many_windows():
             continue
         tail = list(b.line_cuts_from_end(lo, hi, tail_only=True))
         assert list(b.line_cuts_from_end(lo, hi, tail_only=False))[: len(tail)] == tail, (text, lo, hi)
+
+
+_CRLF_PIECES = ["a", "b ", "\r\n", "\n", "  ", "\t", "\xa0", "\u3000", "\x1f", "\u2000", "日", " \r\n", "\r\n\r\n"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_CRLF_PIECES), max_size=30).map("".join), st.integers(0, 200), st.integers(0, 200))
+def test_the_compiled_line_runs_of_crlf_text_are_the_pattern(text, a, b):
+    """In a text whose breaks are "\\r\\n" and "\\n", the compiled pass ends the line-break runs
+    where ``_LINE`` does, wherever the search starts and stops (a stop between CR and LF too)."""
+    from norishiro.core.boundaries import _LINE
+
+    a, b = min(a, len(text)), min(b, len(text))
+    assert compiled.native.line_ends(text, a, b) == [m.end() for m in _LINE.finditer(text, a, b)]
+
+
+def test_the_compiled_line_runs_take_the_patterns_white_space():
+    """Between two line breaks, a character joins them in one run exactly when it is white
+    space to the pattern and no line break (\\x1f is space to Python only)."""
+    from norishiro.core.boundaries import _LINE
+
+    for cp in range(0x10000):
+        c = chr(cp)
+        if not (c.isspace() or cp in (0x180E, 0x200B, 0xFEFF)) or 0xD800 <= cp < 0xE000:
+            continue
+        for text in ("\r\n" + c + "\r\n", "\n" + c + "\n"):
+            if c in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+                continue  # not a text of these two breaks
+            assert compiled.native.line_ends(text, 0, len(text)) == [m.end() for m in _LINE.finditer(text)], hex(cp)

@@ -1771,6 +1771,59 @@ done:
 
 static int is_hspace_at(State *st, Py_ssize_t j) { return AT(j) == ' ' || AT(j) == '\t'; }
 
+/* line_ends(text, start, stop) -> the ends of boundaries._LINE's matches in text[start:stop]
+   (a line break, and more after white space, as one run), for a text whose only breaks are
+   "\r\n" and "\n" (newlines.crlf_only): "\r\n" or "\n", then white space that is no break
+   (the regex module's: not \x1f) and another, as long as they go on. */
+static int run_space(Py_UCS4 c) {
+    return Py_UNICODE_ISSPACE(c) && c != '\n' && c != '\r' && c != 0x0B && c != 0x0C && !(c >= 0x1C && c <= 0x1F) &&
+           c != 0x85 && c != 0x2028 && c != 0x2029;
+}
+
+/* the end of the line break at i: "\n", "\r\n", or a "\r" that stop cuts from its "\n"
+   (the search sees it alone, as the pattern would); -1: none */
+static Py_ssize_t line_break_at(State *st, Py_ssize_t i, Py_ssize_t stop) {
+    if (i >= stop) return -1;
+    if (AT(i) == '\n') return i + 1;
+    if (AT(i) != '\r') return -1;
+    return i + 1 < stop && AT(i + 1) == '\n' ? i + 2 : i + 1;
+}
+
+static PyObject *line_ends(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t start, stop;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &start, &stop)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (stop > st->n) stop = st->n;
+    if (start < 0) start = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    Py_ssize_t i = start;
+    while (i < stop) {
+        Py_ssize_t j = PyUnicode_FindChar(text, '\n', i, stop, 1);
+        if (j == -2) goto fail;
+        if (j < 0) {
+            if (stop - 1 < i || AT(stop - 1) != '\r') break;
+            j = stop - 1; /* a "\r" that stop cuts from its "\n" */
+        }
+        Py_ssize_t e = j + 1; /* "\r\n" or "\n": either way it ends here */
+        while (1) {
+            Py_ssize_t k = e;
+            while (k < stop && run_space(AT(k))) k++;
+            Py_ssize_t next = line_break_at(st, k, stop);
+            if (next < 0) break;
+            e = next;
+        }
+        if (append_cut(out, e) < 0) goto fail;
+        i = e;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* A code fence's mark at the line after the "\n" at q: at most three spaces, then three or
    more ` or ~ (structure._FENCE_AT). */
 static int fence_mark_at(State *st, Py_ssize_t q) {
@@ -1990,6 +2043,7 @@ static PyMethodDef methods[] = {
      "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms, widths) -> first, 0, <0"},
     {"line_breaks", line_breaks, METH_O, "line_breaks(text) -> 1: a \"\\r\" is there, | 2: another line break than \"\\n\""},
     {"unfenced", unfenced, METH_VARARGS, "unfenced(nl_text, lines) -> the lines outside code fences, marks left out"},
+    {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,

@@ -182,7 +182,10 @@ class Boundaries:
         stop = min(n, stop + 1)
         if start is None:
             start = search_start(text, lo)
-        ends = [m.end() for m in pattern.finditer(text, start, stop)]
+        if pattern is _LINE and compiled.active() and self.crlf:  # the same runs, found in C
+            ends = compiled.native.line_ends(text, start, stop)
+        else:
+            ends = [m.end() for m in pattern.finditer(text, start, stop)]
         if self._ascii and (pattern is self._para_re or pattern is self._line_re):
             # runs of line breaks: their ends are distinct and in order, and in ASCII text
             # none needs snapping onto a grapheme boundary
