@@ -1486,9 +1486,10 @@ static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a
     return end;
 }
 
-/* line_breaks(text) -> 1 when a "\r" is there, | 2 when another line break than "\n" and "\r"
-   is (\v \f \x1c \x1d \x1e \x85 \u2028 \u2029, what str.splitlines breaks at): newlines.lf_only
-   and crlf_only in one pass, sixteen or eight code units at a time with SSE2. */
+/* line_breaks(text) -> 1 when a "\r" is there, | 4 when one is not before a "\n", | 2 when a
+   line break other than "\n" and "\r" is (\v \f \x1c \x1d \x1e \x85 \u2028 \u2029, what
+   str.splitlines breaks at): newlines.lf_only and crlf_only in one pass, sixteen or eight
+   code units at a time with SSE2. */
 #define OTHER_BREAK(c) \
     ((c) == 0x0B || (c) == 0x0C || ((c) >= 0x1C && (c) <= 0x1E) || (c) == 0x85 || (c) == 0x2028 || (c) == 0x2029)
 
@@ -1496,7 +1497,7 @@ static long breaks_in(const State *st, Py_ssize_t a, Py_ssize_t b) {
     long found = 0;
     for (Py_ssize_t i = a; i < b; i++) {
         Py_UCS4 c = AT(i);
-        if (c == '\r') found |= 1;
+        if (c == '\r') found |= i + 1 < st->n && AT(i + 1) == '\n' ? 1 : 5;
         else if (OTHER_BREAK(c)) found |= 2;
     }
     return found;
@@ -1523,7 +1524,7 @@ static PyObject *line_breaks(PyObject *self, PyObject *text) {
             __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, b1), two), zero),
                                      _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, b2), two), zero));
             m = _mm_or_si128(m, _mm_cmpeq_epi8(x, nel));
-            if (_mm_movemask_epi8(m) && (found |= breaks_in(st, i, i + 16)) == 3) break;
+            if (_mm_movemask_epi8(m) && (found |= breaks_in(st, i, i + 16)) == 7) break;
         }
     } else if (st->kind == PyUnicode_2BYTE_KIND) {
         const Py_UCS2 *p = (const Py_UCS2 *)st->data;
@@ -1536,11 +1537,11 @@ static PyObject *line_breaks(PyObject *self, PyObject *text) {
                                      _mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(x, b2), two), zero));
             m = _mm_or_si128(m, _mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(x, b3), one), zero));
             m = _mm_or_si128(m, _mm_cmpeq_epi16(x, nel));
-            if (_mm_movemask_epi8(m) && (found |= breaks_in(st, i, i + 8)) == 3) break;
+            if (_mm_movemask_epi8(m) && (found |= breaks_in(st, i, i + 8)) == 7) break;
         }
     }
 #endif
-    if (found != 3) found |= breaks_in(st, i, n);
+    if (found != 7) found |= breaks_in(st, i, n);
     return PyLong_FromLong(found);
 }
 #undef OTHER_BREAK
@@ -2041,7 +2042,8 @@ static PyMethodDef methods[] = {
      "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
     {"overlap_start", overlap_start, METH_VARARGS,
      "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms, widths) -> first, 0, <0"},
-    {"line_breaks", line_breaks, METH_O, "line_breaks(text) -> 1: a \"\\r\" is there, | 2: another line break than \"\\n\""},
+    {"line_breaks", line_breaks, METH_O,
+     "line_breaks(text) -> 1: a \"\\r\" is there, | 4: one not before \"\\n\", | 2: another break than those"},
     {"unfenced", unfenced, METH_VARARGS, "unfenced(nl_text, lines) -> the lines outside code fences, marks left out"},
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},

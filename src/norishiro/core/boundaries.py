@@ -155,7 +155,7 @@ class Boundaries:
         found in C and only the cuts before a possible combining mark snapped here."""
         text, n = self.text, len(self.text)
         crlf = self._para_re is not _PARAGRAPH_LF
-        if not compiled.active() or (crlf and not crlf_only(text)):
+        if not compiled.active() or (crlf and not self.crlf):
             return self._regex_cuts(self._para_re, 0, n)
         ends, suspects = compiled.native.paragraph_ends(text, crlf)
         moved = {p: q for p in suspects if (q := _snap(text, p)) != p} if suspects else None

@@ -35,8 +35,9 @@ def lf_only(text: str) -> bool:
 def crlf_only(text: str) -> bool:
     """No line break in the text but "\\r\\n" and "\\n" (Windows exports): every "\\r" comes
     before a "\\n", and no other break is there."""
-    no_other = not compiled.native.line_breaks(text) & 2 if compiled.active() else _no_other_break(text)
-    return no_other and text.count("\r") == text.count("\r\n")
+    if compiled.active():  # 2: another break, 4: a "\r" alone
+        return not compiled.native.line_breaks(text) & 6
+    return _no_other_break(text) and text.count("\r") == text.count("\r\n")
 
 
 def search_start(text: str, lo: int) -> int:
