@@ -20,8 +20,8 @@ change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
     python benchmarks/costs.py loop [--shape clinical-flat] [--lang ja]
     python benchmarks/costs.py structure [--shape markdown] [--lang en]
 
-``--crlf`` gives every report the same texts with CRLF line ends: the fast paths for text
-whose only line break is "\n" (the compiled overlap start among them) do not apply there.
+``--crlf`` gives every report the same texts with CRLF line ends (the fast paths take text
+whose only breaks are "\r\n" and "\n" too; a "\r" of its own runs the Python rules).
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@
  * The other helpers follow the same rule: each is a quick look or a plain case of a Python
  * function that states the rules (glued rows, lost line starts, paragraph cuts, structure
  * lines; soft wraps: soft_hint, line_width, soft_full; the overlap's first start:
- * overlap_start; sentence-start letters), and answers "ask Python" where it cannot be sure.
+ * overlap_start; sentence-start letters; code fences and tables; line breaks and their runs),
+ * and answers "ask Python" where it cannot be sure.
  * The character classes they test are fixed sets or script ranges that tests check against
  * the Python patterns over every code point; display widths come from chars.WIDE itself
  * (configure_wide).
@@ -1227,8 +1228,9 @@ static int paragraph_width(State *st, PyObject *widths, Py_ssize_t start, Py_ssi
 }
 
 /* overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued,
-   emotes, atoms, widths): the first start in (lo, hi] of the next chunk at the sentence level, as the first
-   one OverlapSearch._sentence_starts yields for a "\n"-only text: a paragraph,
+   emotes, atoms, widths): the first start in (lo, hi] of the next chunk at the sentence level,
+   as the first one OverlapSearch._sentence_starts yields for a text whose only breaks are
+   "\n" (or "\r\n" and "\n"; a "\r" in the two lines of a newline: ask is_soft): a paragraph,
    sentence or glued-row cut, or a newline that is no soft wrap before them. 0 when there is
    none; -1 when Python must look (a combining mark, a lower-case end in a text not classified
    yet); -3 when the line holding lo is long (a paragraph without newlines): scan its
