@@ -1431,10 +1431,6 @@ static inline int is_start_closer(Py_UCS4 c) {
     return c == '"' || c == '\'' || c == 0x2019 || c == 0x201D || c == ')' || c == ']';
 }
 
-/* sentence_start_cases(text, limit) -> (lower, upper): how many of the letters that begin
-   sentences in text[:limit] are lower and upper case, as sentences.lower_case_text counts
-   them: after . ! ? (closing quotes and brackets, then spaces or tabs), after a blank line
-   (spaces or tabs around), and at the start. */
 /* The first position in [i, end) that holds one of the four characters a b c d (below 128),
    or end: sixteen, eight or four code units at a time where SSE2 is there (x86-64 always
    has it), one at a time elsewhere and for the tail. */
@@ -1548,6 +1544,10 @@ static PyObject *line_breaks(PyObject *self, PyObject *text) {
 }
 #undef OTHER_BREAK
 
+/* sentence_start_cases(text, limit) -> (lower, upper): how many of the letters that begin
+   sentences in text[:limit] are lower and upper case, as sentences.lower_case_text counts
+   them: after . ! ? (closing quotes and brackets, then spaces or tabs), after a blank line
+   (spaces or tabs around), and at the start. */
 static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t limit;
@@ -1897,42 +1897,52 @@ static Py_ssize_t delimiter_row_end(PyObject *text, State *st, Py_ssize_t d) {
     return nl < 0 ? nl : nl + 1;
 }
 
-/* md_tables(nl_text, lines) -> [(start, body_start, end)]: the Markdown tables (a header row,
-   a delimiter row, then body rows) at the "\n"s in lines */
-static PyObject *md_tables(PyObject *self, PyObject *args) {
+/* the table at the line q: its end, with *body where its body rows begin; -1 none, -2 error */
+static Py_ssize_t table_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *body) {
+    Py_ssize_t n = st->n, head = table_row_end(text, st, q, 1);
+    if (head < 0) return head;
+    Py_ssize_t r = *body = delimiter_row_end(text, st, head), next = 0;
+    if (r < 0) return r;
+    while (r < n && (next = table_row_end(text, st, r, 0)) >= 0) r = next;
+    return r < n && next == -2 ? -2 : r;
+}
+
+typedef Py_ssize_t (*LineMatch)(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid);
+
+/* the matches of match at the "\n"s in lines (nl_text's), as structure.line_matches takes them:
+   in order, none starting inside the one before; (start, mid, end) with mid, else (start, end) */
+static PyObject *matches_at_lines(PyObject *args, LineMatch match, int with_mid) {
     PyObject *text, *lines;
     if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
-    Py_ssize_t n = st->n, end = 0;
+    Py_ssize_t n = st->n, end = 0, mid = 0;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
         Py_ssize_t p = item_at(lines, k);
         if (p == -1 && PyErr_Occurred()) goto fail;
         if (p < end || p < 0 || p >= n || AT(p) != '\n') continue;
-        Py_ssize_t head = table_row_end(text, st, p + 1, 1);
-        if (head == -2) goto fail;
-        if (head < 0) continue;
-        Py_ssize_t body = delimiter_row_end(text, st, head);
-        if (body == -2) goto fail;
-        if (body < 0) continue;
-        Py_ssize_t r = body, next = 0;
-        while (r < n && (next = table_row_end(text, st, r, 0)) >= 0) r = next;
-        if (r < n && next == -2) goto fail;
-        PyObject *row = Py_BuildValue("(nnn)", p + 1, body, r);
+        Py_ssize_t e = match(text, st, p + 1, &mid);
+        if (e == -2) goto fail;
+        if (e < 0) continue;
+        PyObject *row = with_mid ? Py_BuildValue("(nnn)", p + 1, mid, e) : Py_BuildValue("(nn)", p + 1, e);
         if (!row || PyList_Append(out, row) < 0) {
             Py_XDECREF(row);
             goto fail;
         }
         Py_DECREF(row);
-        end = r;
+        end = e;
     }
     return out;
 fail:
     Py_DECREF(out);
     return NULL;
 }
+
+/* md_tables(nl_text, lines) -> [(start, body_start, end)]: the Markdown tables (a header row,
+   a delimiter row, then body rows) at the "\n"s in lines */
+static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, 1); }
 
 /* The end of the line at q when it closes a fence of f characters c: at most three spaces,
    exactly f of c, spaces and tabs, then "\n", "\r\n" or the text's end; else -1. */
@@ -1975,34 +1985,9 @@ static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
 }
 
 /* fenced_blocks(nl_text, lines) -> [(start, end)]: the closed code fences at the "\n"s in lines */
-static PyObject *fenced_blocks(PyObject *self, PyObject *args) {
-    PyObject *text, *lines;
-    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
-    State state, *st = &state;
-    start_state(st, text, 0, 0);
-    Py_ssize_t n = st->n, end = 0;
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
-        Py_ssize_t p = item_at(lines, k);
-        if (p == -1 && PyErr_Occurred()) goto fail;
-        if (p < end || p < 0 || p >= n || AT(p) != '\n') continue;
-        Py_ssize_t e = fenced_end(text, st, p + 1);
-        if (e == -2) goto fail;
-        if (e < 0) continue;
-        PyObject *span = Py_BuildValue("(nn)", p + 1, e);
-        if (!span || PyList_Append(out, span) < 0) {
-            Py_XDECREF(span);
-            goto fail;
-        }
-        Py_DECREF(span);
-        end = e;
-    }
-    return out;
-fail:
-    Py_DECREF(out);
-    return NULL;
-}
+static Py_ssize_t fence_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid) { return fenced_end(text, st, q); }
+
+static PyObject *fenced_blocks(PyObject *self, PyObject *args) { return matches_at_lines(args, fence_at, 0); }
 
 /* for tests: the fixed character tests against the Python module's own classes (the
    terminator, emote, bracket and glued tests as the searches read them, from the table) */
