@@ -149,10 +149,8 @@ def iter_chunks(
     renderer = _renderer(config.header_keys, config.header_template)
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
-        paged = bool(doc.pages)
         for i, (s, e, n) in enumerate(chunker.spans(region)):
-            c = Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {})
-            yield _paged(c, doc) if paged else c
+            yield _paged(Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {}), doc)
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     regions = Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)

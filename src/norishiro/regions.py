@@ -47,15 +47,15 @@ class Regions:
         return self.renderer.render(self.doc.metadata, self.section_of(pos).headings)
 
     def prefix_at(self, pos: int) -> str:
-        head = self.header_at(pos)
-        k = bisect.bisect_right(self.t_starts, pos) - 1
-        if k >= 0 and self.tables[k].body_start <= pos < self.tables[k].end:
-            return self._with_table(head, self.tables[k].header)
-        return head
+        return self._with_table(self.header_at(pos), pos)
 
-    def _with_table(self, head: str, th: str) -> str:
-        """The prefix inside a table body: the table's header rows too, when they leave half
-        the budget."""
+    def _with_table(self, head: str, pos: int, lo: int = 0, hi: int | None = None) -> str:
+        """``head``, and the header rows of the table whose body holds ``pos`` (looked for
+        among ``tables[lo:hi]``) when they leave half the budget."""
+        k = bisect.bisect_right(self.t_starts, pos, lo, len(self.t_starts) if hi is None else hi) - 1
+        if k < lo or not self.tables[k].body_start <= pos < self.tables[k].end:
+            return head
+        th = self.tables[k].header
         key = (head, th)
         if key not in self._room:
             self._room[key] = self.sizer.count(head + th) <= self.config.size // 2
@@ -119,17 +119,14 @@ class Regions:
         text, cfg = self.doc.text, self.config
         spans = self._selected()
         checked: set[str] = set()
-        active, atoms, starts = self.renderer.active, self.atoms, self.atom_starts
+        atoms, starts = self.atoms, self.atom_starts
         for a, b, secs in spans:
-            head = self.header_at(a) if active else ""
+            head = self.header_at(a)
             self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
             i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
             inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b] if j > i else ()
-            if one is not None:  # the common case, written out
-                heads = [(one.start - a, one.body - a)] if one.body > one.start else ()
-            else:
-                heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
+            heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
             piece = text[a:b]
             region = Region(
                 piece,
@@ -156,11 +153,7 @@ class _TablePrefix:
         self._regions, self._a, self._lo, self._hi, self.base = regions, a, lo, hi, base
 
     def __call__(self, p: int) -> str:
-        r, q = self._regions, self._a + p
-        k = bisect.bisect_right(r.t_starts, q, self._lo, self._hi) - 1
-        if k >= self._lo and q < r.tables[k].end and r.tables[k].body_start <= q:
-            return r._with_table(self.base, r.tables[k].header)
-        return self.base
+        return self._regions._with_table(self.base, self._a + p, self._lo, self._hi)
 
     def spans(self) -> tuple[list[int], list[int]]:
         """The starts and ends, in the region's coordinates, of the table bodies where the

@@ -39,7 +39,7 @@ class OverlapSearch:
         look; -2: not asked (tokens, or another first level)."""
         if not self._quick:
             return -2
-        lo = max(s, e - self.overlap - 1)  # _overlap_lo in characters
+        lo = self._overlap_lo(s, e)
         if e - 1 <= lo:
             return 0
         return self.bnd.first_start(lo, e - 1, self._kept())

@@ -127,6 +127,11 @@ class Packer(OverlapSearch):
         i = bisect_right(starts, hi - 1) - 1  # the last one that starts before hi
         return i < 0 or self._atom_ends[i] <= lo + 1
 
+    def _tail_only(self, lo: int, hi: int, avoid_heads: bool) -> bool:
+        """The cuts of ``(lo, hi]`` may be asked for the tail only (the farthest one that fits
+        is taken as it comes): no atom there, or none in the window and no heading to avoid."""
+        return not self._atom_starts or (not avoid_heads and self._atom_free(lo, hi))
+
     def _on_heading(self, c: int) -> bool:
         """``c`` lies inside a heading or right after it (before its text)."""
         i = bisect_right(self._head_starts, c - 1) - 1
@@ -181,7 +186,7 @@ class Packer(OverlapSearch):
 
     # -- the search ----------------------------------------------------------------------
     def _cuts(self, level: Level, lo: int, hi: int, avoid_heads: bool = False) -> list[int]:
-        free = not self._atom_starts or (not avoid_heads and self._atom_free(lo, hi))
+        free = self._tail_only(lo, hi, avoid_heads)
         if self.merge_coarser:
             cuts = self._cuts_upto(level, lo, hi)
         else:
@@ -281,7 +286,7 @@ class Packer(OverlapSearch):
                     # every cut up to hi fits: the farthest usable line cut is the answer, and
                     # the cuts are looked at from the end, so the newlines and sentence ends
                     # before it need no test (near the text end, _cuts may add the end itself)
-                    tail = not self._atom_starts or (not avoid_heads and self._atom_free(window_lo, hi))  # as _cuts
+                    tail = self._tail_only(window_lo, hi, avoid_heads)
                     # with atoms in the window all the cuts are asked for; in a "\n"-only text
                     # the tail's come first in that list, and are found for less: look there first
                     for only_tail in (True,) if tail else (True, False) if self.bnd.lf else (False,):
