@@ -476,12 +476,24 @@ def test_compiled_character_classes_are_the_python_ones():
     hspace = re.compile(chars.HSPACE_STD)
     cjk = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
     lower = regex.compile(r"\p{Ll}")
+    pictographic = regex.compile(r"\p{Extended_Pictographic}")
+    rx_digit, rx_space = regex.compile(r"\d"), regex.compile(r"\s")
     assert sentences._SENTENCE_CAND.pattern.startswith(r"([。｡！？!?．.]+)")
     classes = compiled.native.classes
     for cp in range(0x110000):
         ch = chr(cp)
-        is_term, is_break, is_hspace, no_extend, kanji_kana, emote_hint, bracket, glued_first = classes(cp)
+        is_term, is_break, is_hspace, no_extend, kanji_kana, emote_hint, bracket, glued_first, *more = classes(cp)
+        emote_start, digit, space = more
+        if digit >= 0:  # regex's \d where the compiled tests know it (the glued rows' dates)
+            assert digit == bool(rx_digit.match(ch)), hex(cp)
+        assert space == bool(rx_space.match(ch)), hex(cp)
         assert emote_hint == bool(sentences._EMOTE_HINT.match(ch)), hex(cp)
+        # every character an emote match can begin with (but the bracket of (笑)) is a start,
+        # and every start a hint
+        if pictographic.match(ch) or ch in "^♪☆★♡♥":
+            assert emote_start, hex(cp)
+        if emote_start:
+            assert emote_hint, hex(cp)
         assert bracket == bool(sentences._BRACKETS.match(ch)), hex(cp)
         assert glued_first == (ch in "|m/【■◆●"), hex(cp)
         assert is_term == bool(term.match(ch)), hex(cp)
@@ -503,6 +515,26 @@ def test_the_compiled_sentence_loop_is_built_where_ci_runs():
     if not os.environ.get("NORISHIRO_EXPECT_COMPILED"):
         pytest.skip("NORISHIRO_EXPECT_COMPILED is not set (only .ci/run promises a compiler)")
     assert compiled.native is not None, "src/norishiro/core/_sentscan.c was not built: see pip's output"
+
+
+def test_sentence_loops_agree_on_words_after_japanese_marks():
+    """The word before a full stop where it follows a kanji, a kana, an opening bracket or
+    the marks a word's start drops (る。2. 昼食, 【手順】1. 仰臥位): both loops as the reference."""
+    import itertools
+
+    from reference_sentences import reference_sentence_and_lower_cuts
+
+    loops = _sentence_loops()
+    for before, marks, word, nxt in itertools.product(
+        ["", "る", "漢", "カ", "ー", "「", "【", "（", "x", " ", "\u3000", "\u00a0", "é"],
+        ["", "。", "、", "．", "！", "？", "，", "。!", "!。", "(。", '"。', "】", "」。"],
+        ["", "2", "12", "#1", "(3)", "e.g", "Dr", "x", "a。b", "No", "U.S", "a@b", "】1", "：1", "x・y", "』e.g", "é"],
+        ["昼", "A", "a", "1", "(", "「"],
+    ):
+        text = before + marks + word + ". " + nxt + "次。"
+        want = reference_sentence_and_lower_cuts(text)
+        for cuts in loops:
+            assert cuts(text) == want, text
 
 
 @settings(max_examples=500, deadline=None)
@@ -548,6 +580,12 @@ def _sentence_loops():
         return cuts
 
     return [with_loop(False)] + ([with_loop(True)] if compiled.native is not None else [])
+
+
+def _pure(function, *args):
+    """``function(*args)`` with the compiled helpers off."""
+    with compiled_helpers(False):
+        return function(*args)
 
 
 @contextlib.contextmanager
@@ -910,15 +948,23 @@ def test_the_compiled_glued_and_emote_hints_are_the_patterns_in_long_plain_runs(
         pytest.skip("the compiled module is not built here")
     rng = random.Random(13)
     pieces = ["plain words go ", "x" * 20, "mmHg", "||", "|", "m", "12/34", "/", "^", "^_^", "【", "é", "日", "©", "😀"]
-    for _ in range(3000):
+    pieces += ["→", "①", "■", "(", "（", "笑", "泣", ")", "）", "♪", "☆", "★", "⬆", "\u200d", "\ufe0f", "🏻", "た", "A"]
+    pieces += ["(笑)", "（泣）"]
+    for _ in range(4000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         a = rng.randint(0, len(text))
         b = rng.randint(a, len(text))
         seg = text[a:b]
         want = "||" in seg or "mmHg" in seg or any(c in seg for c in "【■◆●") or glued._GLUED_SLASH.search(text, a, b)
         assert (compiled.native.glued_hint(text, a, b) == 1) == bool(want), (text, a, b)
+        # the hints kept are hints, and one left out is where no emote begins, at it or
+        # the character before it (the two places sentences._emotes tries)
         hints = [i for i in range(a, b) if sentences._EMOTE_HINT.match(text[i])]
-        assert compiled.native.emote_hints(text, a, b) == hints, (text, a, b)
+        kept = compiled.native.emote_hints(text, a, b)
+        assert set(kept) <= set(hints), (text, a, b)
+        for i in set(hints) - set(kept):
+            assert not any(sentences._EMOTE.match(text, j, b) for j in (i - 1, i) if j >= 0), (text, a, b, i)
+        assert sentences.emote_cuts(text, a, b) == _pure(sentences.emote_cuts, text, a, b), (text, a, b)
 
 
 @settings(max_examples=400, deadline=None)

@@ -85,11 +85,13 @@ static inline int is_hspace(Py_UCS4 c) {
 
 /* characters that are certainly not Grapheme_Cluster_Break Extend/ZWJ/SpacingMark (so a
    cut before them needs no snapping): CJK ideographs, kana but the combining voiced marks,
-   fullwidth ASCII forms, CJK punctuation but its tone marks; the rest asks Python */
+   fullwidth ASCII forms, CJK punctuation but its tone marks, the punctuation, arrows, box
+   drawing, shapes and other symbols of U+2010..U+2CEE but the marks for symbols
+   (U+20D0..U+20FF); the rest asks Python */
 static inline int surely_no_extend(Py_UCS4 c) {
     return c < 0x300 || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3041 && c <= 0x3096) ||
            (c >= 0x309B && c <= 0x30FF) || (c >= 0xFF01 && c <= 0xFF5E) || (c >= 0x3000 && c <= 0x3029) ||
-           (c >= 0x3030 && c <= 0x303F);
+           (c >= 0x3030 && c <= 0x303F) || (c >= 0x2010 && c <= 0x20CF) || (c >= 0x2100 && c <= 0x2CEE);
 }
 
 /* surely \p{Han}, \p{Hiragana} or \p{Katakana} (so not \p{Ll}, not a digit, no mark) */
@@ -124,12 +126,35 @@ static inline int is_emote_hint(Py_UCS4 c) {
 #define F_BRACKET 2
 #define F_EMOTE 4
 #define F_GLUED 8
+#define F_EMOTE_START 16
 static unsigned char bmp_flags[0x10000];
 #define IS_TERM(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_TERM) : is_term(c))
 #define IS_BRACKET(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_BRACKET) : in_set(&brackets, (c)))
 #define IS_EMOTE_HINT(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_EMOTE) : is_emote_hint(c))
+/* where sentences._EMOTE may match (a superset): an Extended_Pictographic character (every
+   one beyond the BMP is in U+1F000..U+1FFFD), ^ or ♪☆★♡♥; the (笑) kind begins at its bracket */
+#define IS_EMOTE_START(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_EMOTE_START) : (c) >= 0x1F000 && (c) <= 0x1FFFD)
 /* where a glued row or header may begin: "||", "mmHg", 【■◆● or a slash (glued_mark_last) */
 #define IS_GLUED_FIRST(c) ((c) < 0x10000 && (bmp_flags[(c)] & F_GLUED))
+
+/* Extended_Pictographic in the BMP (Unicode 14; emoji-data reserves its future code points) */
+static const Py_UCS4 pictographic_bmp[][2] = {
+    {0xA9, 0xA9}, {0xAE, 0xAE}, {0x203C, 0x203C}, {0x2049, 0x2049}, {0x2122, 0x2122}, {0x2139, 0x2139},
+    {0x2194, 0x2199}, {0x21A9, 0x21AA}, {0x231A, 0x231B}, {0x2328, 0x2328}, {0x23CF, 0x23CF}, {0x23E9, 0x23F3},
+    {0x23F8, 0x23FA}, {0x24C2, 0x24C2}, {0x25AA, 0x25AB}, {0x25B6, 0x25B6}, {0x25C0, 0x25C0}, {0x25FB, 0x25FE},
+    {0x2600, 0x2604}, {0x260E, 0x260E}, {0x2611, 0x2611}, {0x2614, 0x2615}, {0x2618, 0x2618}, {0x261D, 0x261D},
+    {0x2620, 0x2620}, {0x2622, 0x2623}, {0x2626, 0x2626}, {0x262A, 0x262A}, {0x262E, 0x262F}, {0x2638, 0x263A},
+    {0x2640, 0x2640}, {0x2642, 0x2642}, {0x2648, 0x2653}, {0x265F, 0x2660}, {0x2663, 0x2663}, {0x2665, 0x2666},
+    {0x2668, 0x2668}, {0x267B, 0x267B}, {0x267E, 0x267F}, {0x2692, 0x2697}, {0x2699, 0x2699}, {0x269B, 0x269C},
+    {0x26A0, 0x26A1}, {0x26A7, 0x26A7}, {0x26AA, 0x26AB}, {0x26B0, 0x26B1}, {0x26BD, 0x26BE}, {0x26C4, 0x26C5},
+    {0x26C8, 0x26C8}, {0x26CE, 0x26CF}, {0x26D1, 0x26D1}, {0x26D3, 0x26D4}, {0x26E9, 0x26EA}, {0x26F0, 0x26F5},
+    {0x26F7, 0x26FA}, {0x26FD, 0x26FD}, {0x2702, 0x2702}, {0x2705, 0x2705}, {0x2708, 0x270D}, {0x270F, 0x270F},
+    {0x2712, 0x2712}, {0x2714, 0x2714}, {0x2716, 0x2716}, {0x271D, 0x271D}, {0x2721, 0x2721}, {0x2728, 0x2728},
+    {0x2733, 0x2734}, {0x2744, 0x2744}, {0x2747, 0x2747}, {0x274C, 0x274C}, {0x274E, 0x274E}, {0x2753, 0x2755},
+    {0x2757, 0x2757}, {0x2763, 0x2764}, {0x2795, 0x2797}, {0x27A1, 0x27A1}, {0x27B0, 0x27B0}, {0x27BF, 0x27BF},
+    {0x2934, 0x2935}, {0x2B05, 0x2B07}, {0x2B1B, 0x2B1C}, {0x2B50, 0x2B50}, {0x2B55, 0x2B55}, {0x3030, 0x3030},
+    {0x303D, 0x303D}, {0x3297, 0x3297}, {0x3299, 0x3299},
+};
 
 static void fill_flags(void) {
     for (Py_UCS4 c = 0; c < 0x10000; c++) {
@@ -137,6 +162,10 @@ static void fill_flags(void) {
         bmp_flags[c] = (unsigned char)((is_term(c) ? F_TERM : 0) | (in_set(&brackets, c) ? F_BRACKET : 0) |
                                        (is_emote_hint(c) ? F_EMOTE : 0) | (glued ? F_GLUED : 0));
     }
+    for (size_t k = 0; k < sizeof pictographic_bmp / sizeof pictographic_bmp[0]; k++)
+        for (Py_UCS4 c = pictographic_bmp[k][0]; c <= pictographic_bmp[k][1]; c++) bmp_flags[c] |= F_EMOTE_START;
+    const Py_UCS4 marks[] = {'^', 0x266A, 0x2606, 0x2605, 0x2661, 0x2665};
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) bmp_flags[marks[k]] |= F_EMOTE_START;
 }
 
 /* Moves i to the first position in [i, end) whose character c passes TEST (an expression
@@ -271,14 +300,29 @@ static int is_ascii_letter(Py_UCS4 c) { return (c >= 'a' && c <= 'z') || (c >= '
 
 /* the English full stop after a printable-ASCII word, nxt ASCII, spaced:
    1 = an end, 0 = not, -1 = error */
+/* the marks full_stop_end strips from a word's start: sentences._decide's lstrip */
+static inline int is_lead_mark(Py_UCS4 c) {
+    return c == '(' || c == '"' || c == '\'' || c == '!' || c == '?' || c == 0x3002 || c == 0xFF0E || c == 0xFF01 ||
+           c == 0xFF1F || c == 0x3001 || c == 0xFF0C;
+}
+
+/* wide marks that are no letter, digit or space and of no script _TOKEN_BEFORE stops at:
+   part of a word as any other character, and taken by no rule of full_stop_end */
+static inline int is_word_mark(Py_UCS4 c) {
+    return is_lead_mark(c) || c == 0x3011 || c == 0x300D || c == 0x300F || c == 0xFF09 || c == 0xFF1A ||
+           c == 0xFF1B || c == 0x30FB;
+}
+
 /* the word before a full stop (sentences._TOKEN_BEFORE): back from ts over at most 41
-   characters, to a white space or "(". Only plain ASCII words are read here: 0 = ask Python. */
+   characters, to a white space, "(", a kanji or kana, or 「『（【. Only words of plain ASCII
+   and the wide marks of is_word_mark are read here: 0 = ask Python. */
 static int word_before(State *st, Py_ssize_t ts, Py_ssize_t *start) {
     Py_ssize_t a = ts - 41 > 0 ? ts - 41 : 0, i = ts;
     while (i > a) {
         Py_UCS4 c = AT(i - 1);
         if (c == ' ' || c == '(' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F)) break;
-        if (c < 0x20 || c > 0x7E) return 0; /* not plain ASCII: the regex decides where it stops */
+        if (c > 0x7E && (is_kanji_kana(c) || c == 0x300C || c == 0x300E || c == 0xFF08 || c == 0x3010)) break;
+        if ((c < 0x20 || c > 0x7E) && !is_word_mark(c)) return 0; /* the regex decides where it stops */
         i--;
     }
     *start = i;
@@ -292,16 +336,14 @@ static int full_stop_end(State *st, Py_ssize_t j, Py_ssize_t ts, Py_UCS4 nxt, in
     if (tlen == 0) return 1; /* no word: an end */
     char low[48];
     Py_ssize_t s = j;
-    /* lstrip("(\"'。．！？!?、，") of the lower-cased word: ASCII ones only can occur */
-    while (s < ts) {
-        Py_UCS4 c = AT(s);
-        if (c == '(' || c == '"' || c == '\'' || c == '!' || c == '?') s++;
-        else break;
-    }
+    /* lstrip("(\"'。．！？!?、，") of the lower-cased word */
+    while (s < ts && is_lead_mark(AT(s))) s++;
     Py_ssize_t m = ts - s;
     for (Py_ssize_t i = 0; i < m; i++) {
         Py_UCS4 c = AT(s + i);
-        low[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+        /* a wide mark left inside the word: a byte no rule below takes for a letter, a digit,
+           "." or "@" (as no rule takes the mark) */
+        low[i] = (char)(c > 0x7E ? 1 : c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
     low[m] = 0;
     if (memchr(low, '@', m) || strstr(low, "://") || strncmp(low, "www.", 4) == 0) return 1;
@@ -556,6 +598,28 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* sentences._EMOTE may match at p (necessary, not sufficient): at a start character, or at
+   the bracket of (笑), (泣), (汗) */
+static int emote_may_start(State *st, Py_ssize_t p) {
+    if (p < 0 || p >= st->n) return 0;
+    Py_UCS4 c = AT(p);
+    if (IS_EMOTE_START(c)) return 1;
+    if ((c != '(' && c != 0xFF08) || p + 1 >= st->n) return 0;
+    c = AT(p + 1);
+    return c == 0x7B11 || c == 0x6CE3 || c == 0x6C57;
+}
+
+/* The hint characters in [i, end) where sentences._emotes may find a match (it tries the
+   hint and the character before it): the first one's position, or end. A hint where neither
+   may start one (→, ①, ■ ...) is passed over, as the search would find nothing there. */
+static Py_ssize_t next_emote_hint(State *st, Py_ssize_t i, Py_ssize_t end) {
+    while (1) {
+        FIND_FIRST(st, i, end, IS_EMOTE_HINT(c));
+        if (i >= end || emote_may_start(st, i) || emote_may_start(st, i - 1)) return i;
+        i++;
+    }
+}
+
 static PyObject *emote_hints(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t lo, hi;
@@ -570,9 +634,10 @@ static PyObject *emote_hints(PyObject *self, PyObject *args) {
     State state = {0}, *st = &state;
     st->kind = kind;
     st->data = data;
+    st->n = n;
     Py_ssize_t i = lo;
     while (1) {
-        FIND_FIRST(st, i, hi, IS_EMOTE_HINT(c));
+        i = next_emote_hint(st, i, hi);
         if (i >= hi) break;
         if (append_cut(out, i) < 0) goto fail;
         i++;
@@ -1243,6 +1308,213 @@ static int paragraph_width(State *st, PyObject *widths, Py_ssize_t start, Py_ssi
    [a, b), asked only where an emote may be; atoms: None or the (starts, ends) of the spans
    kept whole, where no start may be; widths: a dict of the paragraphs' widths (width_of) by
    their start, kept between calls. */
+/* regex's \d where this file can tell: 1 a digit, 0 not, -1 not known here (the regex
+   module's Unicode tables may be newer than Python's: such a text asks Python) */
+static int rx_digit(Py_UCS4 c) {
+    if (c < 0x80) return c >= '0' && c <= '9';
+    if (c >= 0xFF10 && c <= 0xFF19) return 1;
+    if (c < 0x660 || (c >= 0x2000 && c < 0xA620) || (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xFF00 && c < 0xFFF0) ||
+        (c >= 0x1F000 && c < 0x1FBF0))
+        return 0;
+    return -1;
+}
+
+/* regex's \s: str.isspace but \x1c-\x1f */
+static inline int rx_space(Py_UCS4 c) { return Py_UNICODE_ISSPACE(c) && !(c >= 0x1C && c <= 0x1F); }
+
+/* \d{count} at i before b: 1, 0, or -1 (not known) */
+static int digits_at(State *st, Py_ssize_t i, Py_ssize_t count, Py_ssize_t b) {
+    if (i + count > b) return 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        int d = rx_digit(AT(i + k));
+        if (d <= 0) return d;
+    }
+    return 1;
+}
+
+/* \d{1,2} then the character end_ch, from j before b: the position after it, -1 (no match)
+   or -2 (not known) */
+static Py_ssize_t short_number(State *st, Py_ssize_t j, Py_UCS4 end_ch, Py_ssize_t b) {
+    if (j >= b) return -1;
+    int d = rx_digit(AT(j));
+    if (d <= 0) return d < 0 ? -2 : -1;
+    if (j + 1 >= b) return -1;
+    d = rx_digit(AT(j + 1));
+    if (d < 0) return -2;
+    Py_ssize_t k = d ? j + 2 : j + 1; /* greedy: a second digit must be followed by end_ch */
+    return k < b && AT(k) == end_ch ? k + 1 : -1;
+}
+
+/* \d{4}/\d{1,2}/\d{1,2}\t at i before b: its end, -1 or -2 (not known) */
+static Py_ssize_t date_cell_at(State *st, Py_ssize_t i, Py_ssize_t b) {
+    if (i + 4 >= b || AT(i + 4) != '/') return -1;
+    int d = digits_at(st, i, 4, b);
+    if (d <= 0) return d < 0 ? -2 : -1;
+    Py_ssize_t k = short_number(st, i + 5, '/', b);
+    return k < 0 ? k : short_number(st, k, '\t', b);
+}
+
+/* glued._GLUED_UNIT's look ahead at e (before b): [A-Z][A-Za-z0-9-]{1,7} ?[\d<>≦≧].
+   1, 0 or -1 (not known) */
+static int unit_then_test(State *st, Py_ssize_t e, Py_ssize_t b) {
+    if (e >= b || AT(e) < 'A' || AT(e) > 'Z') return 0;
+    Py_ssize_t run = 0;
+    while (run < 7 && e + 1 + run < b) {
+        Py_UCS4 c = AT(e + 1 + run);
+        if (!(is_ascii_alnum(c) || c == '-')) break;
+        run++;
+    }
+    int unknown = 0;
+    for (Py_ssize_t k = run; k >= 1; k--) {
+        for (Py_ssize_t p = e + 1 + k, sp = 0; sp < 2 && p < b; sp++, p++) {
+            Py_UCS4 c = AT(p);
+            int d = rx_digit(c);
+            if (d > 0 || c == '<' || c == '>' || c == 0x2266 || c == 0x2267) return 1;
+            if (d < 0) unknown = 1;
+            if (c != ' ') break;
+        }
+    }
+    return unknown ? -1 : 0;
+}
+
+/* glued._GLUED_UNIT at i before b: the match's end, -1 or -2 (not known) */
+static Py_ssize_t glued_unit_at(State *st, Py_ssize_t i, Py_ssize_t b) {
+    Py_UCS4 c = AT(i);
+    Py_ssize_t e = -1;
+    if (c == 'm') {
+        if (i + 3 < b && AT(i + 1) == 'm' && AT(i + 2) == 'H' && AT(i + 3) == 'g') e = i + 4;
+    } else if (c == '/' && i + 1 < b) {
+        Py_UCS4 c1 = AT(i + 1);
+        if (c1 == 'L' || c1 == 'l' || c1 == 0x5206) e = i + 2; /* /L, /分 */
+        else if ((c1 == 'd' || c1 == 'm' || c1 == 0x3BC || c1 == 'u') && i + 2 < b && (AT(i + 2) == 'L' || AT(i + 2) == 'l'))
+            e = i + 3;
+    }
+    if (e < 0) return -1;
+    int r = unit_then_test(st, e, b);
+    return r > 0 ? e : r < 0 ? -2 : -1;
+}
+
+/* glued._ROW_CELL.search(text, s - 6, s): [A-Za-z]{1,3}\d{0,3}$ (also before a "\n" that
+   ends the window): its start, -1 or -2 (not known) */
+static Py_ssize_t row_cell_before(State *st, Py_ssize_t s) {
+    Py_ssize_t w0 = s - 6 > 0 ? s - 6 : 0;
+    int nl = s > w0 && AT(s - 1) == '\n';
+    for (Py_ssize_t p = w0; p < s; p++) {
+        for (Py_ssize_t l = 1; l <= 3 && p + l <= s && is_ascii_letter(AT(p + l - 1)); l++) {
+            for (Py_ssize_t d = 0; d <= 3; d++) {
+                Py_ssize_t q = p + l + d;
+                if (q == s || (nl && q == s - 1)) return p;
+                if (d == 3 || q >= s) break;
+                int dg = rx_digit(AT(q));
+                if (dg < 0) return -2;
+                if (!dg) break;
+            }
+        }
+    }
+    return -1;
+}
+
+/* glued.glued_line_cuts(text, lo, hi) for a State over the text: a new list, Py_None (a
+   new reference) where a character's class is not known here (Python then looks), or NULL */
+static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
+    Py_ssize_t n = st->n, a = lo - 16 > 0 ? lo - 16 : 0, b = hi + 16 < n ? hi + 16 : n;
+    int any = 0;
+    for (Py_ssize_t i = a; !any; i++) { /* glued._maybe_glued */
+        FIND_FIRST(st, i, b, IS_GLUED_FIRST(c));
+        if (i >= b) break;
+        Py_ssize_t last = glued_mark_last(st, i, n);
+        any = last >= 0 && last < b;
+    }
+    PyObject *out = PyList_New(0);
+    if (!out || !any) return out;
+    Py_ssize_t i, e, tab = -1;
+#define KEEP(p)                                                                                                      \
+    do {                                                                                                             \
+        if ((p) > lo && (p) <= hi && (p) < n && append_cut(out, (p)) < 0) goto fail;                                \
+    } while (0)
+    for (i = a; i + 1 < b; i++) /* || */
+        if (AT(i) == '|' && AT(i + 1) == '|') {
+            KEEP(i + 1);
+            i++;
+        }
+    for (i = a; i < b; i++) { /* (?<=\S)[【■◆●] */
+        Py_UCS4 c = AT(i);
+        if ((c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF) && i > 0 && !rx_space(AT(i - 1))) KEEP(i);
+        if (c == '\t' && tab < 0) tab = i;
+    }
+    for (i = a; i < b;) { /* \t<date>\t | <date>\t */
+        Py_UCS4 c = AT(i);
+        int tabbed = c == '\t';
+        e = tabbed ? date_cell_at(st, i + 1, b) : (c < 0x80 && (c < '0' || c > '9')) ? -1 : date_cell_at(st, i, b);
+        if (e == -2) goto unknown;
+        if (e < 0) {
+            i++;
+            continue;
+        }
+        if (tabbed) { /* the row's first cell (C5) glued to the previous row's last cell (75%) */
+            Py_ssize_t cell = row_cell_before(st, i);
+            if (cell == -2) goto unknown;
+            Py_UCS4 before = cell > 0 ? AT(cell - 1) : ' ';
+            if (cell >= 0 && !(before < 0x80 && is_ascii_alnum(before)) && !Py_UNICODE_ISSPACE(before)) KEEP(cell);
+        } else if (i > 0 && (Py_UNICODE_ISDIGIT(AT(i - 1)) || AT(i - 1) == '%')) {
+            KEEP(i);
+        }
+        i = e;
+    }
+    for (i = a; i < b;) { /* a lab unit glued to the next test's name */
+        Py_UCS4 c = AT(i);
+        e = c == '/' || c == 'm' ? glued_unit_at(st, i, b) : -1;
+        if (e == -2) goto unknown;
+        if (e < 0) {
+            i++;
+            continue;
+        }
+        KEEP(e);
+        i = e;
+    }
+    for (i = a; tab >= 0 && i < b;) { /* (?<=[^\s\d/.,\-])<date>\t inside a tab-separated row */
+        Py_UCS4 c = AT(i);
+        e = c < 0x80 && (c < '0' || c > '9') ? -1 : date_cell_at(st, i, b);
+        if (e == -2) goto unknown;
+        if (e >= 0 && i > 0) {
+            Py_UCS4 p = AT(i - 1);
+            int d = rx_digit(p);
+            if (d < 0) goto unknown;
+            if (rx_space(p) || d || p == '/' || p == '.' || p == ',' || p == '-') e = -1;
+        }
+        if (e < 0 || i == 0) {
+            i++;
+            continue;
+        }
+        Py_ssize_t t = i - 1, t0 = i - 40 > 0 ? i - 40 : 0;
+        while (t >= t0 && AT(t) != '\t') t--;
+        if (t >= t0) KEEP(i);
+        i = e;
+    }
+#undef KEEP
+    return out;
+unknown:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a
+   character's class is not known here */
+static PyObject *glued_cuts(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t lo, hi;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &lo, &hi)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (lo < 0) lo = 0;
+    if (hi > st->n) hi = st->n;
+    if (hi <= lo) return PyList_New(0);
+    return glued_rows(st, lo, hi);
+}
+
 static PyObject *overlap_start(PyObject *self, PyObject *args) {
     PyObject *text, *paras, *decide, *is_soft, *memo, *glued, *emotes, *atoms, *widths;
     Py_ssize_t lo, hi;
@@ -1322,7 +1594,7 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
             R = r0 > pend ? r0 : pend;
         }
         Py_ssize_t hint = L > 0 ? L - 1 : 0;
-        FIND_FIRST(st, hint, R, IS_EMOTE_HINT(c));
+        hint = next_emote_hint(st, hint, R);
         if (hint < R) { /* an emote may end a sentence there: sentences._emote_cuts says where */
             PyObject *got = PyObject_CallFunction(emotes, "Onn", text, L, R);
             if (!got) return NULL;
@@ -1357,16 +1629,13 @@ static PyObject *overlap_start(PyObject *self, PyObject *args) {
         if (lower_text) first = first_lower;
     }
     if (first >= 0 && (x < 0 || first < x)) x = first;
-    /* a glued row's start: glued.glued_line_cuts, asked where glued._maybe_glued says one may be */
-    Py_ssize_t ga = lo - 16 > 0 ? lo - 16 : 0, gb = hi + 16 < n ? hi + 16 : n, mark = 0;
-    for (Py_ssize_t i = ga; !mark; i++) {
-        FIND_FIRST(st, i, gb, IS_GLUED_FIRST(c));
-        if (i >= gb) break;
-        Py_ssize_t last = glued_mark_last(st, i, n);
-        mark = last >= 0 && last < gb;
-    }
-    if (mark) {
-        PyObject *rows = PyObject_CallFunction(glued, "Onn", text, lo, hi);
+    /* a glued row's start (glued.glued_line_cuts, which is asked where a class is not known here) */
+    {
+        PyObject *rows = glued_rows(st, lo, hi);
+        if (rows == Py_None) {
+            Py_DECREF(rows);
+            rows = PyObject_CallFunction(glued, "Onn", text, lo, hi);
+        }
         if (!rows) return NULL;
         Py_ssize_t row = PyList_Check(rows) ? least_free(rows, lo, &at) : -1; /* in the patterns' order */
         Py_DECREF(rows);
@@ -1995,8 +2264,9 @@ static PyObject *classes(PyObject *self, PyObject *arg) {
     long v = PyLong_AsLong(arg);
     if (v == -1 && PyErr_Occurred()) return NULL;
     Py_UCS4 c = (Py_UCS4)v;
-    return Py_BuildValue("(iiiiiiii)", IS_TERM(c) != 0, is_break(c), is_hspace(c), surely_no_extend(c), is_kanji_kana(c),
-                         IS_EMOTE_HINT(c) != 0, IS_BRACKET(c) != 0, IS_GLUED_FIRST(c) != 0);
+    return Py_BuildValue("(iiiiiiiiiii)", IS_TERM(c) != 0, is_break(c), is_hspace(c), surely_no_extend(c),
+                         is_kanji_kana(c), IS_EMOTE_HINT(c) != 0, IS_BRACKET(c) != 0, IS_GLUED_FIRST(c) != 0,
+                         IS_EMOTE_START(c) != 0, rx_digit(c), rx_space(c));
 }
 
 /* for tests: the soft-wrap tests' character classes (wide as -1 where not known here) */
@@ -2012,7 +2282,9 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
-    {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters"},
+    {"glued_cuts", glued_cuts, METH_VARARGS,
+     "glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a class is not known here"},
+    {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters where an emote may be"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
     {"line_start_hints", line_start_hints, METH_VARARGS,
      "line_start_hints(text, positions, firsts) -> the positions where a lost line may begin"},
@@ -2040,7 +2312,8 @@ static PyMethodDef methods[] = {
     {"soft_classes", soft_classes, METH_O,
      "soft_classes(codepoint) -> (wide, hiragana, katakana, han, maybe_han, terminator, closer, bullet, particle, digit)"},
     {"classes", classes, METH_O,
-     "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint, bracket, glued_first)"},
+     "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint, bracket, glued_first, "
+     "emote_start, digit (-1: not known), space)"},
     {NULL, NULL, 0, NULL},
 };
 

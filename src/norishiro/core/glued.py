@@ -45,6 +45,10 @@ def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:
     ``75%|C5<TAB>2026/1/8<TAB>``); after a lab unit glued to the next test name
     (``mEq/L|CRP 18.6``).
     """
+    if compiled.active():  # the same patterns compiled; None where a character's class is not known there
+        got = compiled.native.glued_cuts(text, lo, hi)
+        if got is not None:
+            return got
     n = len(text)
     a, b = max(0, lo - 16), min(n, hi + 16)
     if not _maybe_glued(text, a, b):

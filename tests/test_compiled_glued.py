@@ -1,0 +1,77 @@
+"""The compiled glued-row patterns (``_sentscan.glued_cuts``) give what ``glued_line_cuts``'
+regexes give, or say "not known here" (None), never another answer."""
+
+import random
+
+import pytest
+
+import norishiro
+from norishiro.core import compiled, glued
+
+pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
+
+# the parts of what the patterns look for (pipes, 【headers】, dated rows of tab-separated
+# tables, lab units before a test name), their near misses, and characters whose class
+# decides (digits of other scripts, spaces that are not \s, marks)
+_PIECES = (
+    ["||", "|", "【", "■", "◆", "●", " ", "\t", "\n", "2026/1/10", "2026/12/3", "12/3", "/", "/2", "2026", "1"]
+    + ["mg/dL", "mmHg", "mmmHg", "/分", "/L", "/l", "/μl", "/uL", "/mL", "/dl", "CRP 18.6", "CRP18", "ALT<", "Hb-A1c "]
+    + ["Na", "C5", "ABCD", "75%", "0.71", "単位", "x", "１２３４", "٣", "🏻", "≦", "≧", ">", "A-1", "\u3000", "\x1c"]
+    + ["é"]
+    + [",", ".", "-", "ｍｇ", "日", "C123", "x12\n", "C5\n", "\t2026/1/8\t", "日C123\t2026/1/8\t"]
+)
+
+
+def _pure_cuts(text: str, lo: int, hi: int) -> list[int]:
+    saved = compiled.PURE
+    compiled.PURE = True
+    try:
+        return glued.glued_line_cuts(text, lo, hi)
+    finally:
+        compiled.PURE = saved
+
+
+def test_the_compiled_glued_rows_are_the_patterns():
+    """Seeded texts dense in the patterns' parts, random windows: the same cuts in the same
+    order (the compiled overlap search takes the first free one), or None."""
+    rng = random.Random(7)
+    found = unknown = 0
+    for _ in range(12000):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 14)))
+        lo = rng.randint(0, len(text))
+        hi = rng.randint(lo, len(text))
+        got = compiled.native.glued_cuts(text, lo, hi)
+        if got is None:
+            unknown += 1
+            continue
+        assert got == _pure_cuts(text, lo, hi), (text, lo, hi)
+        found += bool(got)
+    assert found > 1000 and unknown < 600  # the sweep reaches the patterns, and seldom asks Python
+
+
+def test_glued_line_cuts_answers_through_python_where_a_class_is_not_known():
+    """A digit the compiled tests do not know (Arabic-Indic) beside a date's slash: None, and
+    glued_line_cuts gives the regexes' answer."""
+    text = "値٣٣٣٣/1/2\t2026/1/3\t終"
+    assert compiled.native.glued_cuts(text, 0, len(text)) is None
+    assert glued.glued_line_cuts(text, 0, len(text)) == _pure_cuts(text, 0, len(text))
+
+
+def test_overlapping_chunks_of_flattened_records_are_the_same_compiled_and_pure():
+    """Flattened clinical records (headers, lab rows, dated rows glued together): the same
+    chunks with the compiled first start as with the Python search."""
+    rng = random.Random(3)
+    rows = ["【所見】", "Na 140mEq/L", "CRP 3.2mg/dL", "K 4.1mmol/L", "BP 120/80mmHg", "HR 72/分", "75%"]
+    rows += ["C5\t2026/1/8\t", "2026/1/10\t", "発熱なし。", "経過良好である。", "■ 処方", "|| a || b |", "1. 内服"]
+    for _ in range(60):
+        text = "".join(rng.choice(rows) for _ in range(rng.randint(20, 90)))
+        want = None
+        for pure in (True, False):
+            saved = compiled.PURE
+            compiled.PURE = pure
+            try:
+                spans = [(c.start, c.end) for c in norishiro.iter_chunks(text, size=120, overlap=30, structure=False)]
+            finally:
+                compiled.PURE = saved
+            want = want or spans
+            assert spans == want, text
