@@ -1,5 +1,5 @@
 """Where norishiro's time goes on the bars of issue #15 that are not met, for the next
-change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
+change to aim at (RESULTS §14, §15). Three reports, CPU time, characters at 2,000:
 
 * ``overlap``: per chunk, what the 12.5% overlap adds over plain chunking on a shape; how
   the compiled pass (``_sentscan.overlap_start``) answered for the first start (found, none,
@@ -9,19 +9,19 @@ change to aim at (RESULTS §14). Two reports, CPU time, characters at 2,000:
   lines or of whole paragraphs), with their time.
 * ``loop``: per document, norishiro against LangChain on one shape, each in a loop of its
   own (warm) and interleaved document by document as ``shapes.py`` times them (each
-  document follows the other's run); and how many chunks plain and structure-aware
-  chunking make.
+  document follows the other's run), with ``--overlap N`` both overlapping by N characters;
+  and how many chunks plain and structure-aware chunking make.
 * ``structure``: where structure-aware chunking's time goes on a shape: the candidate
   lines ``find_sections`` tests in Python (and of what kind), the regions and chunks, and
   the time of finding sections and atoms, of making the regions, of packing them, and of the
   whole ``iter_chunks``, each adding to the one before.
 
     python benchmarks/costs.py overlap [--shape hard-wrapped] [--lang en]
-    python benchmarks/costs.py loop [--shape clinical-flat] [--lang ja]
+    python benchmarks/costs.py loop [--shape clinical-flat] [--lang ja] [--overlap 250]
     python benchmarks/costs.py structure [--shape markdown] [--lang en]
 
 ``--crlf`` gives every report the same texts with CRLF line ends (the fast paths take text
-whose only breaks are "\r\n" and "\n" too; a "\r" of its own runs the Python rules).
+whose only breaks are "\\r\\n" and "\\n" too; a "\\r" of its own runs the Python rules).
 """
 
 from __future__ import annotations
@@ -139,12 +139,12 @@ def overlap(docs: list[str], reps: int) -> None:
     print(f"sentence scans with overlap: {calls['n']}, {calls['t'] * 1e3:.1f} ms")
 
 
-def loop(docs: list[str], reps: int) -> None:
+def loop(docs: list[str], reps: int, overlap: int = 0) -> None:
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    lc = RecursiveCharacterTextSplitter(chunk_size=2000, chunk_overlap=0)
+    lc = RecursiveCharacterTextSplitter(chunk_size=2000, chunk_overlap=overlap)
     fns = {
-        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=2000, structure=False)],
+        "norishiro": lambda t: [c.text for c in norishiro.iter_chunks(t, size=2000, overlap=overlap, structure=False)],
         "langchain": lc.split_text,
     }
     for name, fn in fns.items():
@@ -217,6 +217,7 @@ def main(argv=None) -> int:
     ap.add_argument("--lang")
     ap.add_argument("--reps", type=int, default=9)
     ap.add_argument("--crlf", action="store_true", help="the same texts with CRLF line ends (Windows exports)")
+    ap.add_argument("--overlap", type=int, default=0, help="loop: chunks overlap by this many characters")
     args = ap.parse_args(argv)
     shape = args.shape or {"overlap": "hard-wrapped", "loop": "clinical-flat", "structure": "markdown"}[args.report]
     lang = args.lang or ("ja" if args.report == "loop" else "en")
@@ -224,7 +225,10 @@ def main(argv=None) -> int:
     if args.crlf:
         docs = [d.replace("\n", "\r\n") for d in docs]
     print(f"{shape} {lang}{', CRLF' if args.crlf else ''}: {len(docs)} documents")
-    {"overlap": overlap, "loop": loop, "structure": structure}[args.report](docs, args.reps)
+    if args.report == "loop":
+        loop(docs, args.reps, args.overlap)
+    else:
+        {"overlap": overlap, "structure": structure}[args.report](docs, args.reps)
     return 0
 
 

@@ -19,6 +19,7 @@ _PIECES = (
     + ["Na", "C5", "ABCD", "75%", "0.71", "単位", "x", "１２３４", "٣", "🏻", "≦", "≧", ">", "A-1", "\u3000", "\x1c"]
     + ["é"]
     + [",", ".", "-", "ｍｇ", "日", "C123", "x12\n", "C5\n", "\t2026/1/8\t", "日C123\t2026/1/8\t"]
+    + ["\t2026/1/8\t2026/1/9\t", "5%2026/1/8\t2026/1/9\t", "x2026/1/8\t2026/1/9\t"]
 )
 
 
@@ -75,3 +76,27 @@ def test_overlapping_chunks_of_flattened_records_are_the_same_compiled_and_pure(
                 compiled.PURE = saved
             want = want or spans
             assert spans == want, text
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_text_without_glued_marks_answers_none_without_looking(pure):
+    """``Boundaries.glued_cuts`` skips the patterns for a text that holds nothing they need,
+    and ``glued_near`` says where they cannot find one: both as the patterns themselves."""
+    from norishiro.core.boundaries import Boundaries
+
+    rng = random.Random(11)
+    saved = compiled.PURE
+    compiled.PURE = pure
+    try:
+        for _ in range(3000):
+            text = "".join(rng.choice(_PIECES + ["plain words ", "漢字かな"] * 8) for _ in range(rng.randint(0, 10)))
+            lo = rng.randint(0, len(text))
+            hi = rng.randint(lo, len(text))
+            want = glued.glued_line_cuts(text, lo, hi)
+            assert glued.has_glued_marks(text) == glued._maybe_glued(text, 0, len(text)), text
+            bnd = Boundaries(text)
+            assert bnd.glued_cuts(lo, hi) == want, (text, lo, hi)
+            if want:
+                assert bnd.glued_near(lo, hi), (text, lo, hi)
+    finally:
+        compiled.PURE = saved

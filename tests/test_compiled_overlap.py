@@ -302,7 +302,7 @@ def _check_overlap_levels(text, at, span, atoms, pure):
             if want:
                 break
         assert list(p.overlap_starts(s, e)) == want, (text, s, e, kept)
-        first = p.quick_start(s, e)  # the sentence level's first start, or 0: it has none
+        first = p.first_starts()(s, e)  # the sentence level's first start, or 0: it has none
         if first >= 0:
             assert p._overlap_cands(p.overlap_levels[0], s, e, lo, e - 1)[:1] == ([first] if first else [])
         # the search told what the compiled pass found (a start, or none: the finer levels

@@ -660,13 +660,13 @@ def test_glued_line_cuts_agree_without_their_quick_look(pieces):
 @example(["Blood pressure x", "(measured twice, at 9)", ":"])  # the farthest colon a label may have
 @example(["血圧", "（朝と夕の二回、安静時に測定した値）", "：", "S", "）", "2026/1/5", "⑳"])
 def test_line_start_quick_look_never_hides_a_match(pieces):
-    """The first-character and colon look before _LINE_START agrees with the pattern, at
+    """The first-character and colon look before LINE_START agrees with the pattern, at
     every position."""
-    from norishiro.core import boundaries
+    from norishiro.core import line_starts
 
     text = "".join(pieces)
     for p in range(len(text) + 1):
-        assert boundaries._line_start_at(text, p) == (boundaries._LINE_START.match(text, p) is not None), p
+        assert line_starts.line_start_at(text, p) == (line_starts.LINE_START.match(text, p) is not None), p
 
 
 @settings(max_examples=300, deadline=None)
@@ -976,12 +976,12 @@ def test_the_compiled_line_start_hints_are_the_python_ones(text, positions):
     """Where a lost line may begin (a first character of the line-start pattern, a digit,
     S/O/A/P before a parenthesis, a colon within 40 characters): the compiled filter keeps
     the positions the Python test keeps."""
-    from norishiro.core import boundaries, compiled
+    from norishiro.core import compiled, line_starts
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
-    want = [p for p in positions if 0 <= p < len(text) and boundaries._may_start_line(text, p)]
-    assert compiled.native.line_start_hints(text, positions, boundaries._FIRSTS) == want
+    want = [p for p in positions if 0 <= p < len(text) and line_starts.may_start_line(text, p)]
+    assert compiled.native.line_start_hints(text, positions, line_starts.FIRSTS) == want
 
 
 @settings(max_examples=300, deadline=None)

@@ -145,3 +145,28 @@ def test_long_texts_use_the_rust_tokenizer_with_the_same_tokens():
     ref = sizer.encoding.encode_ordinary(text)  # tiktoken itself
     assert len(long_m.ends) == len(ref) and long_m.ends[-1] == len(text)
     assert long_m.count(0, len(text)) == len(ref)
+
+
+def test_token_packing_of_text_that_lost_its_lines_is_the_same_without_the_wide_window_first():
+    """The packer reads the line level's wide window first where a text lost its lines, and
+    skips the near one when that is empty and no glued row can begin there: the same spans
+    as reading the near window first (the shortcut switched off)."""
+    import random
+    from unittest import mock
+
+    from norishiro.core import packer
+    from norishiro.core.measure import TiktokenSizer
+    from norishiro.core.packer import Packer
+
+    sizer = TiktokenSizer("o200k_base")
+    rng = random.Random(5)
+    pieces = ["The scan was normal. ", "Impression: stable. ", "1. Rest. ", "【所見】", "異常なし。", "|| a || b |"]
+    pieces += ["BP 120/80mmHg", "Na 140mEq/LCRP 3 ", "2026/1/10\t", "words go on and on ", "S）改善。"]
+    for _ in range(40):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(10, 80)))
+        m = sizer.measure(text)
+        for size in (16, 40):
+            got = list(Packer(text, m, size).spans())
+            with mock.patch.object(packer, "no_newline", lambda text, lo, hi: False):
+                want = list(Packer(text, m, size).spans())
+            assert got == want, (text, size)

@@ -47,7 +47,7 @@ def resolve(config: ChunkConfig | None = None, **options: Any) -> tuple[ChunkCon
     of the config (which must remain JSON-able) and come back in ``runtime``.
     """
     try:
-        key = (config, tuple(sorted(options.items())))
+        key = (config, tuple(options.items()))  # a call site passes its options in one order
         hash(key)
     except TypeError:  # lists, callables ...: resolved each time
         return _resolve(config, options)
@@ -149,8 +149,10 @@ def iter_chunks(
     renderer = _renderer(config.header_keys, config.header_template)
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
+        paged = doc.pages is not None
         for i, (s, e, n) in enumerate(chunker.spans(region)):
-            yield _paged(Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else {}), doc)
+            c = Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else None)
+            yield _paged(c, doc) if paged else c
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     regions = Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)

@@ -693,7 +693,7 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
 }
 
 /* line_start_hints(text, positions, firsts) -> the positions where a line may begin
-   although its newline was lost, as boundaries._may_start_line says: one of firsts, a digit,
+   although its newline was lost, as line_starts.may_start_line says: one of firsts, a digit,
    S/O/A/P before a closing parenthesis, or a colon within the next 40 characters (a label);
    only those need the full pattern. */
 static PyObject *line_start_hints(PyObject *self, PyObject *args) {
@@ -1414,8 +1414,29 @@ static Py_ssize_t row_cell_before(State *st, Py_ssize_t s) {
     return -1;
 }
 
+/* A dated row of glued._GLUED_DATE_ROW (\t<date>\t | <date>\t) found at p: appends its cut (a
+   row glued to the one before) and returns the match's end; -1 no match at p; -2 not known */
+static Py_ssize_t date_row_at(State *st, Py_ssize_t p, Py_ssize_t b, PyObject *out, Py_ssize_t lo, Py_ssize_t hi) {
+    int tabbed = AT(p) == '\t';
+    Py_ssize_t e = date_cell_at(st, tabbed ? p + 1 : p, b), cut = -1;
+    if (e < 0) return e;
+    if (tabbed) { /* the row's first cell (C5) glued to the previous row's last cell (75%) */
+        Py_ssize_t cell = row_cell_before(st, p);
+        if (cell == -2) return -2;
+        Py_UCS4 before = cell > 0 ? AT(cell - 1) : ' ';
+        if (cell >= 0 && !(before < 0x80 && is_ascii_alnum(before)) && !Py_UNICODE_ISSPACE(before)) cut = cell;
+    } else if (p > 0 && (Py_UNICODE_ISDIGIT(AT(p - 1)) || AT(p - 1) == '%')) {
+        cut = p;
+    }
+    if (cut > lo && cut <= hi && cut < st->n && append_cut(out, cut) < 0) return -3;
+    return e;
+}
+
 /* glued.glued_line_cuts(text, lo, hi) for a State over the text: a new list, Py_None (a
-   new reference) where a character's class is not known here (Python then looks), or NULL */
+   new reference) where a character's class is not known here (Python then looks), or NULL.
+   Each pattern is a pass of its own (their cuts come in the patterns' order, each pattern's
+   matches apart, as finditer gives them), and each pass reads only where its matches can
+   begin: a date's slash is four digits in, a unit begins at its slash or the "mm" of mmHg. */
 static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
     Py_ssize_t n = st->n, a = lo - 16 > 0 ? lo - 16 : 0, b = hi + 16 < n ? hi + 16 : n;
     int any = 0;
@@ -1427,69 +1448,71 @@ static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
     }
     PyObject *out = PyList_New(0);
     if (!out || !any) return out;
-    Py_ssize_t i, e, tab = -1;
+    Py_ssize_t i, j, e, pos, last;
 #define KEEP(p)                                                                                                      \
     do {                                                                                                             \
         if ((p) > lo && (p) <= hi && (p) < n && append_cut(out, (p)) < 0) goto fail;                                \
     } while (0)
-    for (i = a; i + 1 < b; i++) /* || */
-        if (AT(i) == '|' && AT(i + 1) == '|') {
+    for (i = a;;) { /* || */
+        FIND_FIRST(st, i, b, c == '|');
+        if (i + 1 >= b) break;
+        if (AT(i + 1) == '|') {
             KEEP(i + 1);
+            i += 2;
+        } else {
             i++;
         }
-    for (i = a; i < b; i++) { /* (?<=\S)[【■◆●] */
-        Py_UCS4 c = AT(i);
-        if ((c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF) && i > 0 && !rx_space(AT(i - 1))) KEEP(i);
-        if (c == '\t' && tab < 0) tab = i;
     }
-    for (i = a; i < b;) { /* \t<date>\t | <date>\t */
-        Py_UCS4 c = AT(i);
-        int tabbed = c == '\t';
-        e = tabbed ? date_cell_at(st, i + 1, b) : (c < 0x80 && (c < '0' || c > '9')) ? -1 : date_cell_at(st, i, b);
-        if (e == -2) goto unknown;
-        if (e < 0) {
-            i++;
-            continue;
-        }
-        if (tabbed) { /* the row's first cell (C5) glued to the previous row's last cell (75%) */
-            Py_ssize_t cell = row_cell_before(st, i);
-            if (cell == -2) goto unknown;
-            Py_UCS4 before = cell > 0 ? AT(cell - 1) : ' ';
-            if (cell >= 0 && !(before < 0x80 && is_ascii_alnum(before)) && !Py_UNICODE_ISSPACE(before)) KEEP(cell);
-        } else if (i > 0 && (Py_UNICODE_ISDIGIT(AT(i - 1)) || AT(i - 1) == '%')) {
-            KEEP(i);
-        }
-        i = e;
+    for (i = a;; i++) { /* (?<=\S)[【■◆●] */
+        FIND_FIRST(st, i, b, c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF);
+        if (i >= b) break;
+        if (i > 0 && !rx_space(AT(i - 1))) KEEP(i);
     }
-    for (i = a; i < b;) { /* a lab unit glued to the next test's name */
-        Py_UCS4 c = AT(i);
-        e = c == '/' || c == 'm' ? glued_unit_at(st, i, b) : -1;
-        if (e == -2) goto unknown;
-        if (e < 0) {
-            i++;
-            continue;
+    i = a;
+    FIND_FIRST(st, i, b, c == '\t');
+    int tab = i < b;
+    /* \t<date>\t | <date>\t: a match begins five (a tab) or four characters before a slash */
+    for (j = a, pos = a, last = -1;; j++) {
+        FIND_FIRST(st, j, b, c == '/');
+        if (j >= b) break;
+        for (Py_ssize_t p = j - 5; p <= j - 4; p++) {
+            if (p < pos || p <= last) continue;
+            last = p;
+            e = date_row_at(st, p, b, out, lo, hi);
+            if (e == -3) goto fail;
+            if (e == -2) goto unknown;
+            if (e >= 0) pos = e;
         }
-        KEEP(e);
-        i = e;
     }
-    for (i = a; tab >= 0 && i < b;) { /* (?<=[^\s\d/.,\-])<date>\t inside a tab-separated row */
-        Py_UCS4 c = AT(i);
-        e = c < 0x80 && (c < '0' || c > '9') ? -1 : date_cell_at(st, i, b);
+    for (i = a, pos = a;; i++) { /* a lab unit glued to the next test's name: at a slash or mmHg */
+        FIND_FIRST(st, i, b, c == '/' || c == 'H');
+        if (i >= b) break;
+        Py_ssize_t q = AT(i) == '/' ? i : i - 2;
+        if (q < pos) continue;
+        e = glued_unit_at(st, q, b);
         if (e == -2) goto unknown;
-        if (e >= 0 && i > 0) {
-            Py_UCS4 p = AT(i - 1);
-            int d = rx_digit(p);
-            if (d < 0) goto unknown;
-            if (rx_space(p) || d || p == '/' || p == '.' || p == ',' || p == '-') e = -1;
+        if (e >= 0) {
+            KEEP(e);
+            pos = e;
         }
-        if (e < 0 || i == 0) {
-            i++;
-            continue;
-        }
-        Py_ssize_t t = i - 1, t0 = i - 40 > 0 ? i - 40 : 0;
+    }
+    /* (?<=[^\s\d/.,\-])<date>\t inside a tab-separated row: four characters before a slash */
+    for (j = a, pos = a; tab; j++) {
+        FIND_FIRST(st, j, b, c == '/');
+        if (j >= b) break;
+        Py_ssize_t p = j - 4;
+        if (p < pos || p <= 0) continue;
+        e = date_cell_at(st, p, b);
+        if (e == -2) goto unknown;
+        if (e < 0) continue;
+        Py_UCS4 c = AT(p - 1);
+        int d = rx_digit(c);
+        if (d < 0) goto unknown;
+        if (rx_space(c) || d || c == '/' || c == '.' || c == ',' || c == '-') continue;
+        Py_ssize_t t = p - 1, t0 = p - 40 > 0 ? p - 40 : 0;
         while (t >= t0 && AT(t) != '\t') t--;
-        if (t >= t0) KEEP(i);
-        i = e;
+        if (t >= t0) KEEP(p);
+        pos = e;
     }
 #undef KEEP
     return out;
@@ -1499,6 +1522,35 @@ unknown:
 fail:
     Py_DECREF(out);
     return NULL;
+}
+
+/* glued_anywhere(text) -> glued.has_glued_marks(text): "||", "mmHg", 【■◆● or a slash a
+   date or a unit needs, found with the string searches (most texts hold none) */
+static PyObject *glued_anywhere(PyObject *self, PyObject *text) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "glued_anywhere(text): a str");
+        return NULL;
+    }
+    static PyObject *pipes = NULL, *mmhg = NULL;
+    if (!pipes && !(pipes = PyUnicode_FromString("||"))) return NULL;
+    if (!mmhg && !(mmhg = PyUnicode_FromString("mmHg"))) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n;
+    for (int k = 0; k < 2; k++) {
+        Py_ssize_t at = PyUnicode_Find(text, k ? mmhg : pipes, 0, n, 1);
+        if (at == -2) return NULL;
+        if (at >= 0) Py_RETURN_TRUE;
+    }
+    if (st->kind != PyUnicode_1BYTE_KIND) {
+        Py_ssize_t i = 0;
+        FIND_FIRST(st, i, n, c >= 0x25A0 && (c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF));
+        if (i < n) Py_RETURN_TRUE;
+    }
+    for (Py_ssize_t j = 0; (j = PyUnicode_FindChar(text, '/', j, n, 1)) >= 0; j++)
+        if (glued_mark_last(st, j, n) >= 0) Py_RETURN_TRUE;
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_FALSE;
 }
 
 /* glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a
@@ -1515,13 +1567,25 @@ static PyObject *glued_cuts(PyObject *self, PyObject *args) {
     return glued_rows(st, lo, hi);
 }
 
-static PyObject *overlap_start(PyObject *self, PyObject *args) {
-    PyObject *text, *paras, *decide, *is_soft, *memo, *glued, *emotes, *atoms, *widths;
-    Py_ssize_t lo, hi;
-    int lower_text, soft_wraps;
-    if (!PyArg_ParseTuple(args, "UnnO!iiOOOOOOO!", &text, &lo, &hi, &PyList_Type, &paras, &lower_text, &soft_wraps,
-                          &decide, &is_soft, &memo, &glued, &emotes, &atoms, &PyDict_Type, &widths))
+/* overlap_start(context, lo, hi, lower_text, atoms): context is the text's part, made once
+   per text: (text, paragraph cuts, soft_wraps, decide, is_soft, memo, glued, emotes, widths) */
+static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 9) {
+        PyErr_SetString(PyExc_TypeError, "overlap_start(context, lo, hi, lower_text, atoms): context a 9-tuple");
         return NULL;
+    }
+    PyObject *ctx = args[0], *text = PyTuple_GET_ITEM(ctx, 0), *paras = PyTuple_GET_ITEM(ctx, 1);
+    PyObject *decide = PyTuple_GET_ITEM(ctx, 3), *is_soft = PyTuple_GET_ITEM(ctx, 4), *memo = PyTuple_GET_ITEM(ctx, 5);
+    PyObject *glued = PyTuple_GET_ITEM(ctx, 6), *emotes = PyTuple_GET_ITEM(ctx, 7), *widths = PyTuple_GET_ITEM(ctx, 8);
+    PyObject *atoms = args[4];
+    if (!PyUnicode_Check(text) || !PyList_Check(paras) || !PyDict_Check(widths)) {
+        PyErr_SetString(PyExc_TypeError, "context: (str, list, ..., dict)");
+        return NULL;
+    }
+    int soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(ctx, 2));
+    Py_ssize_t lo = PyLong_AsSsize_t(args[1]), hi = PyLong_AsSsize_t(args[2]);
+    long lower_text = PyLong_AsLong(args[3]);
+    if (soft_wraps < 0 || PyErr_Occurred()) return NULL;
     Atoms at = {NULL, NULL};
     if (atoms != Py_None) {
         if (!PyTuple_Check(atoms) || PyTuple_GET_SIZE(atoms) != 2 || !PyList_Check(PyTuple_GET_ITEM(atoms, 0)) ||
@@ -2282,6 +2346,7 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
+    {"glued_anywhere", glued_anywhere, METH_O, "glued_anywhere(text) -> glued.has_glued_marks(text)"},
     {"glued_cuts", glued_cuts, METH_VARARGS,
      "glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a class is not known here"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters where an emote may be"},
@@ -2299,8 +2364,9 @@ static PyMethodDef methods[] = {
     {"line_width", line_width, METH_VARARGS, "line_width(text, start, end) -> (top_c, top_w), or None: ask Python"},
     {"configure_wide", configure_wide, METH_O,
      "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
-    {"overlap_start", overlap_start, METH_VARARGS,
-     "overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued, emotes, atoms, widths) -> first, 0, <0"},
+    {"overlap_start", (PyCFunction)(void (*)(void))overlap_start, METH_FASTCALL,
+     "overlap_start((text, paras, soft_wraps, decide, is_soft, memo, glued, emotes, widths), lo, hi, lower_text, atoms) "
+     "-> first, 0, <0"},
     {"line_breaks", line_breaks, METH_O,
      "line_breaks(text) -> 1: a \"\\r\" is there, | 4: one not before \"\\n\", | 2: another break than those"},
     {"unfenced", unfenced, METH_VARARGS, "unfenced(nl_text, lines) -> the lines outside code fences, marks left out"},

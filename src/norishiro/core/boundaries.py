@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
-from functools import cached_property
+from collections.abc import Callable, Iterator
 
 import regex
 
@@ -28,8 +27,10 @@ from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
 from .chars import snap as _snap
-from .glued import glued_line_cuts
+from .glued import glued_line_cuts, glued_near, has_glued_marks
+from .lazy import lazy
 from .levels import LEVEL_NAMES, Level, parse_level
+from .line_starts import line_start_at, may_start_lines
 from .newlines import crlf_only, last_lf_cut, lf_only, no_newline, search_start
 from .sentence_windows import SentenceWindows
 from .sentences import candidate_rules, emote_cuts, lower_case_text
@@ -48,43 +49,6 @@ _PARAGRAPH_LF = re.compile(r"\n(?:[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\n)
 _LINE = regex.compile(rf"{_NL}(?:{_HSPACE}*{_NL})*")
 _NEWLINE = re.compile(r"\n")
 _LINE_LF = re.compile(r"\n(?:[^\S\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]*\n)*")
-
-# Where a new line evidently begins although its newline was lost (PDF/EHR exports):
-# after a sentence end, before a label ("病理結果（2/20）：", "S）", "Impression:"), a bullet,
-# a numbered item, a 【header】 or a date; between the rows of a flattened Markdown table
-# ("| a || b |"); before a dated row glued to the previous row of a tab-separated table.
-_LINE_START = regex.compile(
-    r"(?:[\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]{1,16}(?:[（(][^）)\n]{1,20}[）)])?[：:](?![/\d])"
-    r"|[SOAP][）)]|[・●○■□◆◇▶►•※]|[-*] |#\d|[（(]\d{1,2}[）)]|\d{1,2}[.．)）]\s?(?=\D)|[①-⑳]|【|\d{4}[/年.-]\d{1,2})"
-)
-# The first characters _LINE_START takes other than a label's (a name, then a colon within
-# the next 39 characters): most sentence starts have neither, and need no match.
-_LINE_START_FIRST = frozenset("・●○■□◆◇▶►•※-*#（(【" + "".join(map(chr, range(0x2460, 0x2474))))
-
-
-_FIRSTS = "".join(sorted(_LINE_START_FIRST))
-
-
-def _may_start_line(text: str, p: int) -> bool:
-    """``_LINE_START`` can match at ``p``: it starts with one of its first characters, or a
-    label's colon follows within 40 characters (most sentence starts have neither)."""
-    c = text[p : p + 1]
-    if c in _LINE_START_FIRST or c.isdigit() or (c in "SOAP" and text[p + 1 : p + 2] in ("）", ")")):
-        return True
-    return text.find(":", p, p + 40) >= 0 or text.find("：", p, p + 40) >= 0
-
-
-def _line_start_at(text: str, p: int) -> bool:
-    """``_LINE_START.match(text, p)``, skipped where it cannot match."""
-    return _may_start_line(text, p) and _LINE_START.match(text, p) is not None
-
-
-def _may_start_lines(text: str, positions: list[int]) -> list[int]:
-    """The positions where ``_may_start_line`` holds, in order (compiled: one call)."""
-    if compiled.active():
-        return compiled.native.line_start_hints(text, positions, _FIRSTS)
-    return [p for p in positions if _may_start_line(text, p)]
-
 
 # Clause level: after 、，；, and English , ; (not after a colon: 頭部 MRI：異常なし is one
 # unit, and a cut between a label and its value parts a finding from its negation).
@@ -125,12 +89,17 @@ class Boundaries:
         self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme
 
-    @cached_property
+    @lazy
     def crlf(self) -> bool:
         """The text's only line breaks are "\\r\\n" and "\\n" (and not "\\n" alone: ``lf``)."""
         return not self.lf and crlf_only(self.text)
 
-    @cached_property
+    @lazy
+    def _glued(self) -> bool:
+        """The text holds what a glued row needs somewhere (see ``glued_cuts``)."""
+        return has_glued_marks(self.text)
+
+    @lazy
     def sentences(self) -> SentenceWindows:
         """The sentence cuts of windows, made when first asked for (plain text often asks none)."""
         return SentenceWindows(self.text, self.paragraph_cuts)
@@ -250,11 +219,10 @@ class Boundaries:
         the starts and ends of spans kept whole (none of their inner cuts is a start)."""
         if not (self.lf or self.crlf) or not compiled.active():
             return -1
-        sw, text, paras, wraps = self.sentences, self.text, self.paragraph_cuts(), self._soft_wraps
-        rest = (candidate_rules, self.is_soft, sw.memo, glued_line_cuts, emote_cuts, atoms, self._widths)
+        sw, context = self.sentences, self._first_context
         for _ in range(3):  # the common round, then one with each thing the pass may ask for
             case = sw.lower_text
-            got = compiled.native.overlap_start(text, lo, hi, paras, -1 if case is None else int(case), wraps, *rest)
+            got = compiled.native.overlap_start(context, lo, hi, -1 if case is None else int(case), atoms)
             if got == -3:  # a long line: its paragraph is scanned whole, once
                 sw.scanned(lo, scan=True)
             elif got == -1 and case is None:  # perhaps only the text's case was not known: learn it, once
@@ -262,6 +230,29 @@ class Boundaries:
             else:
                 break
         return got
+
+    def first_starts(self, atoms: tuple[list[int], list[int]] | None = None) -> Callable[[int, int], int] | None:
+        """``first_start`` with these atoms as one function, for a caller that asks at every
+        chunk; None where the compiled pass does not serve the text."""
+        if not (self.lf or self.crlf) or not compiled.active():
+            return None
+        sw, context, call = self.sentences, self._first_context, compiled.native.overlap_start
+
+        def first(lo: int, hi: int) -> int:
+            case = sw.lower_text
+            got = call(context, lo, hi, -1 if case is None else int(case), atoms)
+            return self.first_start(lo, hi, atoms) if got == -3 or (got == -1 and case is None) else got
+
+        return first
+
+    @lazy
+    def _first_context(self) -> tuple:
+        """What ``first_start``'s compiled pass reads of the text, gathered once (the lists
+        and dicts in it fill as the text is read)."""
+        # glued rows: the pass looks at each window itself (a look at the whole text, as
+        # glued_cuts makes for its wider windows, would cost more than it saves here)
+        rules = (candidate_rules, self.is_soft, self.sentences.memo, glued_line_cuts, emote_cuts)
+        return (self.text, self.paragraph_cuts(), self._soft_wraps, *rules, self._widths)
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:
         """The line cuts in ``(lo, hi]`` that a caller merging line and sentence cuts still
@@ -275,7 +266,11 @@ class Boundaries:
 
     def glued_cuts(self, lo: int, hi: int) -> list[int]:
         """Line starts in ``(lo, hi]`` of rows glued together when their newlines were lost."""
-        return glued_line_cuts(self.text, lo, hi)
+        return glued_line_cuts(self.text, lo, hi) if self._glued else []
+
+    def glued_near(self, lo: int, hi: int) -> bool:
+        """``glued_cuts(lo, hi)`` may find a cut (where this is False it finds none)."""
+        return self._glued and glued_near(self.text, lo, hi)
 
     def line_cuts_from_end(self, lo: int, hi: int, tail_only: bool) -> Iterator[int]:
         """The cuts of ``window_cuts(LINE, lo, hi, tail_only, packing=True)``, farthest first,
@@ -313,7 +308,7 @@ class Boundaries:
         sentences, glued = self._sentence_window(a, hi), sorted(self.glued_cuts(a, hi))
         if not newlines and not glued:  # text that lost its lines: sentence ends only
             # tested from the end, each only when reached: the packer takes the first
-            yield from (x for x in reversed(_may_start_lines(self.text, sentences)) if self._line_start(x))
+            yield from (x for x in reversed(may_start_lines(self.text, sentences)) if self._line_start(x))
             return
         i, j, m = len(newlines) - 1, len(sentences) - 1, len(glued) - 1
         while i >= 0 or j >= 0 or m >= 0:
@@ -334,14 +329,14 @@ class Boundaries:
 
     def _line_starts_among(self, cuts: list[int]) -> list[int]:
         """The sentence cuts where a new line evidently begins, in order."""
-        return [p for p in _may_start_lines(self.text, cuts) if self._line_start(p)]
+        return [p for p in may_start_lines(self.text, cuts) if self._line_start(p)]
 
     def _line_start(self, p: int) -> bool:
         """A new line evidently begins at the sentence cut ``p`` (remembered per position:
         a chunker asks about the same cut in several windows)."""
         got = self._line_starts.get(p)
         if got is None:
-            got = self._line_starts[p] = _line_start_at(self.text, p)
+            got = self._line_starts[p] = line_start_at(self.text, p)
         return got
 
     def _last_hard_lf_cut(self, lo: int, hi: int) -> list[int]:

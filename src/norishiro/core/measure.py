@@ -194,20 +194,30 @@ class TiktokenMeasure(TokenIndexMeasure):
     __slots__ = ()
 
     def count(self, start: int, end: int, head: str = "") -> int:
-        """Exactly ``count(head + text[start:end])``."""
-        text, count = self.text, self._count
-        first = _CUT_SAFE.search(text, start + 1, end) if end - start > _SHORT else None
-        if first is None:
+        """Exactly ``count(head + text[start:end])``. The text's own start and end are
+        piece boundaries as the cut-safe positions are: a span from the start without a head,
+        or to the end, needs no recount there (the whole text: none at all)."""
+        text, count, ends = self.text, self._count, self.ends
+        from_start, to_end = start == 0 and not head, end == self.n
+        if from_start and to_end:
+            return len(ends)
+        if end - start <= _SHORT:
             return count(head + text[start:end])
-        p1 = p2 = first.start()
-        window = 16  # the last cut-safe position is usually a word or two from the end
+        if from_start:
+            p1 = 0
+        else:
+            first = _CUT_SAFE.search(text, start + 1, end)
+            if first is None:
+                return count(head + text[start:end])
+            p1 = first.start()
+        p2, window = (end if to_end else p1), 16  # the last cut-safe position is usually near the end
         while p2 == p1 and end - window > p1:
             for m in _CUT_SAFE.finditer(text, end - window, end):
                 p2 = m.start()
             window *= 8
-        ends = self.ends
         between = bisect_right(ends, p2) - bisect_right(ends, p1)
-        return count(head + text[start:p1]) + between + count(text[p2:end])
+        first = count(head + text[start:p1]) if p1 > start or head else 0
+        return first + between + (count(text[p2:end]) if p2 < end else 0)
 
 
 FAST_FROM = 200_000  # characters: from this long, a text is tokenized by the Rust tokenizer

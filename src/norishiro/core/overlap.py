@@ -5,7 +5,7 @@ that has one, the longest overlap first."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .boundaries import Level
 
@@ -17,7 +17,7 @@ _FINER = (Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD)  # the overlap levels 
 class OverlapSearch:
     """The overlap half of :class:`~norishiro.core.packer.Packer` (which provides the text's
     boundaries ``bnd``, the measure ``m``, ``overlap``, ``overlap_levels``, ``exact``,
-    ``indexed``, ``_quick`` (characters, the sentence level first: ``quick_start`` answers),
+    ``indexed``, ``_quick`` (characters, the sentence level first: ``first_starts`` answers),
     and ``_blocked``, ``_cuts_upto``, ``raw_fits``)."""
 
     def _overlap_lo(self, s: int, e: int) -> int:
@@ -32,24 +32,30 @@ class OverlapSearch:
             return s
         return max(s, self.m.back(e, self.overlap + 8) - 16)
 
-    def quick_start(self, s: int, e: int) -> int:
-        """The first start ``overlap_starts`` yields at the sentence level, from one compiled
-        pass (characters, the sentence level first): the packer's common case without the
-        search's generators. 0: there is none at that level; -1: the Python search must
-        look; -2: not asked (tokens, or another first level)."""
-        if not self._quick:
-            return -2
-        lo = self._overlap_lo(s, e)
-        if e - 1 <= lo:
-            return 0
-        return self.bnd.first_start(lo, e - 1, self._kept())
+    def first_starts(self) -> Callable[[int, int], int]:
+        """``(s, e) ->`` the first start ``overlap_starts`` yields at the sentence level for
+        the chunk ``s..e``, from one compiled pass (characters, the sentence level first):
+        the packer's common case without the search's generators, as one function made for
+        the text (the packer asks at every chunk). 0: there is none at that level; -1: the
+        Python search must look; -2: not asked (tokens, another first level, or a text the
+        compiled pass does not serve)."""
+        first = self.bnd.first_starts(self._kept()) if self._quick else None
+        if first is None:
+            return lambda s, e: -2
+        overlap = self.overlap
+
+        def start(s: int, e: int) -> int:
+            lo = max(s, e - overlap - 1)  # _overlap_lo where the index is exact, as _quick says
+            return first(lo, e - 1) if e - 1 > lo else 0
+
+        return start
 
     def overlap_starts(self, s: int, e: int, first: int = -2) -> Iterator[int]:
         """Candidate starts for the next chunk, most overlap first (whole units only).
 
         The coarsest overlap level that has a unit fitting the overlap budget is used;
         within it, starts are tried from the longest overlap to the shortest. ``first``:
-        what ``quick_start`` said, when the caller asked it.
+        what ``first_starts`` said, when the caller asked it.
         """
         if self.overlap <= 0 or not self.overlap_levels:
             return

@@ -25,6 +25,7 @@ from itertools import islice
 
 from .boundaries import Boundaries, Level
 from .measure import Measure
+from .newlines import no_newline
 from .overlap import OverlapSearch
 
 Span = tuple[int, int, int]  # start, end, size
@@ -281,6 +282,14 @@ class Packer(OverlapSearch):
             guess = self.m.reach(s, self.size)
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
+            wide = None
+            if near > lo and level is Level.LINE and no_newline(self.text, lo, hi):
+                # a text that lost its lines: the wide window's line cuts first (its inferred
+                # line starts hold the near one's); where it has none and no glued row can
+                # begin near the end, the near one has none either
+                wide = self._cuts(level, lo, hi, avoid_heads)
+                if not wide and not self.bnd.glued_near(near, hi):
+                    continue
             for window_lo in (near, lo) if near > lo else (lo,):
                 if self.exact and level is Level.LINE and not self.merge_coarser and hi < self.n:
                     # every cut up to hi fits: the farthest usable line cut is the answer, and
@@ -295,7 +304,8 @@ class Packer(OverlapSearch):
                                 self._level = level
                                 return c
                     continue
-                got = self._largest_fitting(s, self._cuts(level, window_lo, hi, avoid_heads), self.size)
+                cuts = wide if window_lo == lo and wide is not None else self._cuts(level, window_lo, hi, avoid_heads)
+                got = self._largest_fitting(s, cuts, self.size)
                 if got is not None:
                     self._level = level
                     return got
@@ -361,12 +371,15 @@ class Packer(OverlapSearch):
         e = self.find_end(s, s)
         if e is None:  # a single grapheme larger than the budget: emit it, reported by size
             e = self.bnd.first_grapheme_end(s)
+        first_start = None  # made at the first overlap start (a text of one chunk needs none)
         while True:
             yield s, e, (e - s) if self._plain else self.count(s, e)
             if e >= n:
                 return
             nxt_s, nxt_e = e, None
-            first = self.quick_start(s, e) if self.overlap > 0 else -2
+            if self.overlap > 0 and first_start is None:
+                first_start = self.first_starts()
+            first = first_start(s, e) if self.overlap > 0 else -2
             if first > 0:  # the search's first candidate, compiled; the search only if it fails
                 nxt_e = self.find_end(first, e)
                 nxt_s = first if nxt_e is not None else e

@@ -29,7 +29,9 @@ class SentenceWindows:
         self.text = text
         self._paragraph_cuts = paragraph_cuts
         self.memo: dict[int, Pair] = {}  # the paragraphs scanned whole, by their start
-        self._last: tuple[int, int, Pair] = (-1, -1, ([], []))
+        # the last two windows asked for: a token packer asks for a window near the budget's
+        # end and a wider one at the line level, then the near one at the sentence level
+        self._recent: list[tuple[int, int, Pair]] = [(-1, -1, ([], [])), (-1, -1, ([], []))]
         self.lower_text: bool | None = None  # the text starts its sentences in lower case (when known)
         self.local = True  # scan the covered lines alone where that is shorter (tests: False)
 
@@ -47,8 +49,9 @@ class SentenceWindows:
 
     def pair(self, lo: int, hi: int) -> Pair:
         """Both kinds of sentence cuts in ``(lo, hi]``, paragraph by paragraph."""
-        if self._last[0] == lo and self._last[1] == hi:
-            return self._last[2]
+        for a, b, got in self._recent:
+            if a == lo and b == hi:
+                return got
         text = self.text
         paras = self._paragraph_cuts()
         k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
@@ -66,7 +69,7 @@ class SentenceWindows:
                 dst += src[bisect.bisect_right(src, lo) : bisect.bisect_right(src, hi)]
             k += 1
         # the packer asks for the same window at the line level, then the sentence level
-        self._last = (lo, hi, (sentence, before_lower))
+        self._recent = [(lo, hi, (sentence, before_lower)), self._recent[0]]
         return sentence, before_lower
 
     def scanned(self, p: int, scan: bool = False) -> Pair | None:

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Instructions per round of chunking one shape, for this checkout and another: a before and
+after that the machine's noise does not move (timings on a shared two-core machine drift by
+5-10% between runs, more than most single changes gain).
+
+Each checkout chunks the shape's documents in a process of its own under valgrind's
+callgrind, once without the timed rounds and once with ``--rounds`` of them; the difference
+over the rounds is what one round costs (imports and loading the texts cancel out).
+
+    python benchmarks/instructions.py --against /tmp/old/src [--modes overlap,chars] \\
+        [--shapes markdown:en,clinical-flat:ja] [--rounds 3]
+
+Modes: ``chars`` (2,000 characters, plain text), ``overlap`` (the same, 250 characters of
+overlap), ``tokens`` (o200k_base at 512), ``structure`` (2,000 characters, structure on).
+Needs ``valgrind`` (``apt-get install valgrind``); a round takes about 50 times as long as it
+does natively. Instructions are not time (a cache miss costs many), but a change that saves
+instructions in the same code saves time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MODES = ("chars", "overlap", "tokens", "structure")
+
+
+def _round(src: str, mode: str, shape: str, lang: str, rounds: int) -> None:
+    """The child: chunk the shape's documents once to warm up, then ``rounds`` times."""
+    sys.path.insert(0, str(HERE))
+    sys.path.insert(0, src)
+    import norishiro
+    from shapes import shape_docs
+
+    docs = shape_docs(shape, lang)
+    options: dict = {"size": 2000, "structure": mode == "structure"}
+    if mode == "overlap":
+        options["overlap"] = 250
+    if mode == "tokens":
+        from norishiro.core.measure import TiktokenSizer
+
+        options = {"size": 512, "structure": False, "tokenizer": TiktokenSizer("o200k_base")}
+    for _ in range(1 + rounds):
+        for d in docs:
+            for _c in norishiro.iter_chunks(d, **options):
+                pass
+
+
+def count(src: str, mode: str, shape: str, lang: str, rounds: int) -> int:
+    """Instructions callgrind counts for the child with ``rounds`` rounds."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__]
+    cmd += ["--child", src, mode, shape, lang, str(rounds)]
+    # one thread: an idle BLAS thread spins, and callgrind would count its instructions too
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=Path(src).parent, check=True)
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    if not m:
+        raise SystemExit(f"callgrind printed no count for {src}:\n{out.stderr[-2000:]}")
+    return int(m.group(1))
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        src, mode, shape, lang, rounds = argv[1:]
+        _round(src, mode, shape, lang, int(rounds))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--against", required=True, help="the other checkout's src folder")
+    ap.add_argument("--modes", default="overlap", help=f"comma-separated, of {', '.join(MODES)}")
+    ap.add_argument("--shapes", default="markdown:en,clinical-flat:ja", help="shape:lang, comma-separated")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args(argv)
+    if not shutil.which("valgrind"):
+        raise SystemExit("valgrind is not installed: apt-get install valgrind")
+    modes = args.modes.split(",")
+    if bad := [m for m in modes if m not in MODES]:
+        raise SystemExit(f"unknown mode {bad[0]!r}: one of {', '.join(MODES)}")
+    here = str(HERE.parent / "src")
+    print("| shape | mode | other checkout | this checkout | ratio |")
+    print("|---|---|---:|---:|---:|")
+    for mode in modes:
+        for item in args.shapes.split(","):
+            shape, _, lang = item.partition(":")
+            per = []
+            for src in (args.against, here):
+                base, full = count(src, mode, shape, lang, 0), count(src, mode, shape, lang, args.rounds)
+                per.append((full - base) / args.rounds)
+            print(f"| {shape} {lang} | {mode} | {per[0] / 1e6:.2f} M | {per[1] / 1e6:.2f} M | {per[1] / per[0]:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

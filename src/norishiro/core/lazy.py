@@ -1,0 +1,34 @@
+"""An attribute computed on first read and kept, for the per-text objects of the core.
+
+``functools.cached_property`` does the same, but before Python 3.12 it takes a lock on
+every first read, which is a measurable share of chunking a short text. The objects here
+belong to one text and one caller: computing a value twice in a race would be harmless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+__all__ = ["lazy"]
+
+T = TypeVar("T")
+
+
+class lazy(Generic[T]):
+    """``@lazy`` on a method: its value, computed on the first read and stored in the
+    instance (later reads find it there, without calling this descriptor)."""
+
+    def __init__(self, compute: Callable[[Any], T]):
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> T:
+        if obj is None:
+            return self  # type: ignore[return-value]
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
