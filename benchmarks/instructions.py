@@ -8,18 +8,20 @@ callgrind, once without the timed rounds and once with ``--rounds`` of them; the
 over the rounds is what one round costs (imports and loading the texts cancel out).
 
     python benchmarks/instructions.py --against /tmp/old/src [--modes overlap,chars] \\
-        [--shapes markdown:en,clinical-flat:ja] [--rounds 3]
+        [--shapes markdown:en,clinical-flat:ja] [--rounds 10]
 
 Modes: ``chars`` (2,000 characters, plain text), ``overlap`` (the same, 250 characters of
 overlap), ``tokens`` (o200k_base at 512), ``structure`` (2,000 characters, structure on).
 Needs ``valgrind`` (``apt-get install valgrind``); a round takes about 50 times as long as it
-does natively. Instructions are not time (a cache miss costs many), but a change that saves
-instructions in the same code saves time.
+does natively. The garbage collector is off in the rounds (where a collection falls would
+move the count by millions). Instructions are not time (a cache miss costs many), but a
+change that saves instructions in the same code saves time.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import shutil
@@ -46,6 +48,7 @@ def _round(src: str, mode: str, shape: str, lang: str, rounds: int) -> None:
         from norishiro.core.measure import TiktokenSizer
 
         options = {"size": 512, "structure": False, "tokenizer": TiktokenSizer("o200k_base")}
+    gc.disable()  # a collection falls in one run and not the other: millions of instructions of noise
     for _ in range(1 + rounds):
         for d in docs:
             for _c in norishiro.iter_chunks(d, **options):
@@ -75,7 +78,7 @@ def main(argv=None) -> int:
     ap.add_argument("--against", required=True, help="the other checkout's src folder")
     ap.add_argument("--modes", default="overlap", help=f"comma-separated, of {', '.join(MODES)}")
     ap.add_argument("--shapes", default="markdown:en,clinical-flat:ja", help="shape:lang, comma-separated")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=10)
     args = ap.parse_args(argv)
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is not installed: apt-get install valgrind")
