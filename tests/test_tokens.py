@@ -170,3 +170,27 @@ def test_token_packing_of_text_that_lost_its_lines_is_the_same_without_the_wide_
             with mock.patch.object(packer, "no_newline", lambda text, lo, hi: False):
                 want = list(Packer(text, m, size).spans())
             assert got == want, (text, size)
+
+
+def test_the_last_candidate_within_an_estimate_is_the_searched_one():
+    """``last_within`` (two look-ups in the index) answers what estimating every candidate
+    does: the last one whose estimate is within the budget, also where the index's last end
+    falls short of the text's end (a tokenizer that leaves trailing spaces out)."""
+    import random
+
+    from norishiro.core.measure import TiktokenSizer, TokenIndexMeasure
+
+    sizer = TiktokenSizer("o200k_base")
+    rng = random.Random(2)
+    pieces = ["word ", "日本語。", "  ", "\n", "x", "123", "é", "😀"]
+    for k in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+        m = sizer.measure(text)
+        if k % 3 == 0:  # an index that stops before the text does
+            m = TokenIndexMeasure(text, [e for e in m.ends if e < len(text) - 2], len)
+        n = len(text)
+        s = rng.randint(0, n - 1)
+        cands = sorted({rng.randint(s + 1, n) for _ in range(rng.randint(1, 10))})
+        budget = rng.randint(-2, 30)
+        want = max([i for i, c in enumerate(cands) if m.estimate(s, c) <= budget], default=-1)
+        assert m.last_within(s, cands, budget) == want, (text, s, cands, budget)

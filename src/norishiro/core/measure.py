@@ -149,6 +149,16 @@ class TokenIndexMeasure:
         ends = self.ends
         return min(bisect_left(ends, end) + 1, len(ends)) - bisect_right(ends, start)
 
+    def last_within(self, start: int, cands: Sequence[int], budget: int) -> int:
+        """The index of the last of ``cands`` (ascending, all after ``start``) whose
+        ``estimate(start, c)`` is at most ``budget``, or -1: two look-ups, not a search
+        that estimates each candidate it tries."""
+        ends = self.ends
+        k = budget + bisect_right(ends, start) - 1  # estimate(start, c) <= budget: c <= ends[k]
+        if k >= len(ends) - 1:  # every candidate (the estimate stops growing at the last end)
+            return len(cands) - 1
+        return bisect_right(cands, ends[k]) - 1 if k >= 0 else -1
+
     def reach(self, start: int, budget: int) -> int:
         ends = self.ends
         i = bisect_right(ends, start) + budget - 1

@@ -211,15 +211,19 @@ class Packer(OverlapSearch):
         est = self.estimate
         if est(s, cands[0]) is not None:
             # start at the candidate the index predicts, then verify exactly
-            lo_i, hi_i = 0, len(cands) - 1
-            j = -1
-            while lo_i <= hi_i:
-                mid = (lo_i + hi_i) // 2
-                if est(s, cands[mid]) <= budget:
-                    j = mid
-                    lo_i = mid + 1
-                else:
-                    hi_i = mid - 1
+            within = getattr(self.m, "last_within", None)
+            if within is not None:  # the estimate is monotone: its bound found in the index
+                j = within(s, cands, budget - self.plen(s))
+            else:
+                lo_i, hi_i = 0, len(cands) - 1
+                j = -1
+                while lo_i <= hi_i:
+                    mid = (lo_i + hi_i) // 2
+                    if est(s, cands[mid]) <= budget:
+                        j = mid
+                        lo_i = mid + 1
+                    else:
+                        hi_i = mid - 1
             j = max(j, 0)
             if self.fits(s, cands[j], budget):
                 while j + 1 < len(cands) and est(s, cands[j + 1]) <= budget + 3 and self.fits(s, cands[j + 1], budget):
