@@ -150,14 +150,12 @@ class TokenIndexMeasure:
         return min(bisect_left(ends, end) + 1, len(ends)) - bisect_right(ends, start)
 
     def last_within(self, start: int, cands: Sequence[int], budget: int) -> int:
-        """The index of the last of ``cands`` (ascending, all after ``start``) whose
-        ``estimate(start, c)`` is at most ``budget``, or -1: two look-ups, not a search
-        that estimates each candidate it tries."""
-        ends = self.ends
-        k = budget + bisect_right(ends, start) - 1  # estimate(start, c) <= budget: c <= ends[k]
-        if k >= len(ends) - 1:  # every candidate (the estimate stops growing at the last end)
+        """The index of the last of ``cands`` (ascending, after ``start``) whose estimate is
+        at most ``budget``, or -1: two look-ups, not a search estimating each candidate."""
+        k = budget + bisect_right(self.ends, start) - 1  # estimate(start, c) <= budget: c <= ends[k]
+        if k >= len(self.ends) - 1:  # every candidate (the estimate stops growing at the last end)
             return len(cands) - 1
-        return bisect_right(cands, ends[k]) - 1 if k >= 0 else -1
+        return bisect_right(cands, self.ends[k]) - 1 if k >= 0 else -1
 
     def reach(self, start: int, budget: int) -> int:
         ends = self.ends
@@ -213,13 +211,10 @@ class TiktokenMeasure(TokenIndexMeasure):
             return len(ends)
         if end - start <= _SHORT:
             return count(head + text[start:end])
-        if from_start:
-            p1 = 0
-        else:
-            first = _CUT_SAFE.search(text, start + 1, end)
-            if first is None:
-                return count(head + text[start:end])
-            p1 = first.start()
+        first = None if from_start else _CUT_SAFE.search(text, start + 1, end)
+        if first is None and not from_start:
+            return count(head + text[start:end])
+        p1 = first.start() if first else 0
         p2, window = (end if to_end else p1), 16  # the last cut-safe position is usually near the end
         while p2 == p1 and end - window > p1:
             for m in _CUT_SAFE.finditer(text, end - window, end):
