@@ -4,8 +4,10 @@ after that the machine's noise does not move (timings on a shared two-core machi
 5-10% between runs, more than most single changes gain).
 
 Each checkout chunks the shape's documents in a process of its own under valgrind's
-callgrind, once without the timed rounds and once with ``--rounds`` of them; the difference
-over the rounds is what one round costs (imports and loading the texts cancel out).
+callgrind, once with a warm-up round only and once with ``--rounds`` rounds more; the
+difference over the rounds is what one round costs (imports and loading the texts cancel
+out). A process's count still moves by about two million instructions from run to run
+(memory layout), hence ten rounds.
 
     python benchmarks/instructions.py --against /tmp/old/src [--modes overlap,chars] \\
         [--shapes markdown:en,clinical-flat:ja] [--rounds 10]
