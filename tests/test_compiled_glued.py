@@ -6,6 +6,7 @@ import random
 import pytest
 
 import norishiro
+from compiled_mode import compiled_helpers
 from norishiro.core import compiled, glued
 
 pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
@@ -24,12 +25,8 @@ _PIECES = (
 
 
 def _pure_cuts(text: str, lo: int, hi: int) -> list[int]:
-    saved = compiled.PURE
-    compiled.PURE = True
-    try:
+    with compiled_helpers(False):
         return glued.glued_line_cuts(text, lo, hi)
-    finally:
-        compiled.PURE = saved
 
 
 def test_the_compiled_glued_rows_are_the_patterns():
@@ -68,12 +65,8 @@ def test_overlapping_chunks_of_flattened_records_are_the_same_compiled_and_pure(
         text = "".join(rng.choice(rows) for _ in range(rng.randint(20, 90)))
         want = None
         for pure in (True, False):
-            saved = compiled.PURE
-            compiled.PURE = pure
-            try:
+            with compiled_helpers(not pure):
                 spans = [(c.start, c.end) for c in norishiro.iter_chunks(text, size=120, overlap=30, structure=False)]
-            finally:
-                compiled.PURE = saved
             want = want or spans
             assert spans == want, text
 
@@ -85,9 +78,7 @@ def test_a_text_without_glued_marks_answers_none_without_looking(pure):
     from norishiro.core.boundaries import Boundaries
 
     rng = random.Random(11)
-    saved = compiled.PURE
-    compiled.PURE = pure
-    try:
+    with compiled_helpers(not pure):
         for _ in range(3000):
             text = "".join(rng.choice(_PIECES + ["plain words ", "漢字かな"] * 8) for _ in range(rng.randint(0, 10)))
             lo = rng.randint(0, len(text))
@@ -98,5 +89,3 @@ def test_a_text_without_glued_marks_answers_none_without_looking(pure):
             assert bnd.glued_cuts(lo, hi) == want, (text, lo, hi)
             if want:
                 assert bnd.glued_near(lo, hi), (text, lo, hi)
-    finally:
-        compiled.PURE = saved

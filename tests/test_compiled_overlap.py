@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiled_mode import compiled_helpers
 from norishiro.core import compiled, softwrap
 from norishiro.core.boundaries import Boundaries, Level
 from norishiro.core.measure import CharSizer
@@ -27,16 +28,6 @@ pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled modu
 @pytest.fixture(autouse=True, scope="module")
 def _columns():
     softwrap._columns_compiled()  # as the first paragraph beyond ASCII does
-
-
-@contextlib.contextmanager
-def pure_python():
-    saved = compiled.PURE
-    compiled.PURE = True
-    try:
-        yield
-    finally:
-        compiled.PURE = saved
 
 
 _EN = st.sampled_from(["the", "line", "goes", "on", "and", "wraps", "over", "words", "Next", "a,", "x;", "so-", "end."])
@@ -118,7 +109,7 @@ def test_compiled_soft_wrap_decisions_are_the_profiles(text, crlf):
             if hint in (0, 1):
                 assert hint == want, (text[max(s, p - 60) : p + 40], hint)
             if hint == -2:
-                with pure_python():
+                with compiled_helpers(False):
                     assert SoftWraps(text)._by_lines(p, s, e) is None, text[max(s, p - 60) : p + 40]
             if widths is not None:
                 full = native.soft_full(text, p, s, e, *widths, fenced)
@@ -149,7 +140,7 @@ def test_the_compiled_overlap_start_is_the_python_searchs_first(text, at, span, 
         m = CharSizer().measure(text)
         return Packer(text, m, 400, overlap=200, boundaries=Boundaries(text, soft_wraps=wraps), atoms=kept)
 
-    with pure_python():
+    with compiled_helpers(False):
         want = list(packer()._overlap_iter(Level.SENTENCE, 0, e, lo, e - 1))
     p = packer()
     if classified:
@@ -178,7 +169,7 @@ def test_a_windows_lines_scanned_alone_give_the_paragraphs_sentence_cuts(text, a
     lo = int(at * len(text))
     hi = min(len(text), lo + span)
     for on in (True, False):
-        ctx = contextlib.nullcontext() if on else pure_python()
+        ctx = contextlib.nullcontext() if on else compiled_helpers(False)
         with ctx:
             b = Boundaries(text)
             local, whole = SentenceWindows(text, b.paragraph_cuts), SentenceWindows(text, b.paragraph_cuts)
@@ -292,7 +283,7 @@ def _check_overlap_levels(text, at, span, atoms, pure):
     if e - s < 2:
         return
     kept = [(int(a * n), min(n, int(a * n) + k)) for a, k in atoms]
-    ctx = pure_python() if pure else contextlib.nullcontext()
+    ctx = compiled_helpers(False) if pure else contextlib.nullcontext()
     with ctx:
         p = Packer(text, CharSizer().measure(text), 400, overlap=200, atoms=kept)
         lo = p._overlap_lo(s, e)
@@ -329,7 +320,7 @@ def test_the_compiled_line_break_scan_is_the_character_searches(text):
     lone = text.count("\r") != text.count("\r\n")
     want = (1 if "\r" in text else 0) | (0 if newlines._no_other_break(text) else 2) | (4 if lone else 0)
     assert compiled.native.line_breaks(text) == want
-    with pure_python():
+    with compiled_helpers(False):
         pure = newlines.lf_only(text), newlines.crlf_only(text)
     assert (newlines.lf_only(text), newlines.crlf_only(text)) == pure
 
@@ -367,7 +358,7 @@ def test_the_tail_line_cuts_lead_the_whole_list(text, at, span, pure):
     whole list (farthest first): a packer whose window holds an atom looks there first."""
     lo = int(at * len(text))
     hi = min(len(text), lo + span)
-    ctx = pure_python() if pure else contextlib.nullcontext()
+    ctx = compiled_helpers(False) if pure else contextlib.nullcontext()
     with ctx:
         b = Boundaries(text)
         if not b.lf or hi <= lo or hi >= len(text):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 
 import pytest
@@ -10,6 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import norishiro
+from compiled_mode import compiled_helpers
 from invariants import check_chunks, tiktoken_count
 from norishiro.core.measure import TiktokenSizer
 
@@ -586,19 +586,6 @@ def _pure(function, *args):
     """``function(*args)`` with the compiled helpers off."""
     with compiled_helpers(False):
         return function(*args)
-
-
-@contextlib.contextmanager
-def compiled_helpers(on: bool):
-    """Run with the compiled helpers on or off (``NORISHIRO_PURE_PYTHON`` for a block)."""
-    from norishiro.core import compiled
-
-    saved = compiled.PURE
-    compiled.PURE = not on
-    try:
-        yield
-    finally:
-        compiled.PURE = saved
 
 
 @pytest.mark.parametrize("gap", range(235, 246))

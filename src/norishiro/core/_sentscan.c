@@ -671,25 +671,27 @@ static Py_ssize_t glued_mark_last(State *st, Py_ssize_t i, Py_ssize_t n) {
     return -1;
 }
 
+/* glued._maybe_glued: a mark lies wholly in [a, b) (0 <= a, b <= n) */
+static int glued_mark_in(State *st, Py_ssize_t a, Py_ssize_t b) {
+    for (Py_ssize_t i = a;; i++) {
+        FIND_FIRST(st, i, b, IS_GLUED_FIRST(c));
+        if (i >= b) return 0;
+        Py_ssize_t last = glued_mark_last(st, i, st->n);
+        if (last >= 0 && last < b) return 1;
+    }
+}
+
 /* glued_hint(text, a, b): 1 when a mark lies in text[a:b] (the caller looks closer), 0
    otherwise */
 static PyObject *glued_hint(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t a, b;
     if (!PyArg_ParseTuple(args, "Unn", &text, &a, &b)) return NULL;
-    State state = {0}, *st = &state;
-    st->kind = PyUnicode_KIND(text);
-    st->data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    if (b > n) b = n;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (b > st->n) b = st->n;
     if (a < 0) a = 0;
-    for (Py_ssize_t i = a;; i++) {
-        FIND_FIRST(st, i, b, IS_GLUED_FIRST(c));
-        if (i >= b) break;
-        Py_ssize_t last = glued_mark_last(st, i, n);
-        if (last >= 0 && last < b) return PyLong_FromLong(1);
-    }
-    return PyLong_FromLong(0);
+    return PyLong_FromLong(glued_mark_in(st, a, b));
 }
 
 /* line_start_hints(text, positions, firsts) -> the positions where a line may begin
@@ -1439,15 +1441,8 @@ static Py_ssize_t date_row_at(State *st, Py_ssize_t p, Py_ssize_t b, PyObject *o
    begin: a date's slash is four digits in, a unit begins at its slash or the "mm" of mmHg. */
 static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
     Py_ssize_t n = st->n, a = lo - 16 > 0 ? lo - 16 : 0, b = hi + 16 < n ? hi + 16 : n;
-    int any = 0;
-    for (Py_ssize_t i = a; !any; i++) { /* glued._maybe_glued */
-        FIND_FIRST(st, i, b, IS_GLUED_FIRST(c));
-        if (i >= b) break;
-        Py_ssize_t last = glued_mark_last(st, i, n);
-        any = last >= 0 && last < b;
-    }
     PyObject *out = PyList_New(0);
-    if (!out || !any) return out;
+    if (!out || !glued_mark_in(st, a, b)) return out;
     Py_ssize_t i, j, e, pos, last;
 #define KEEP(p)                                                                                                      \
     do {                                                                                                             \

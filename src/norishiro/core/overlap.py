@@ -37,15 +37,15 @@ class OverlapSearch:
         the chunk ``s..e``, from one compiled pass (characters, the sentence level first):
         the packer's common case without the search's generators, as one function made for
         the text (the packer asks at every chunk). 0: there is none at that level; -1: the
-        Python search must look; -2: not asked (tokens, another first level, or a text the
-        compiled pass does not serve)."""
-        first = self.bnd.first_starts(self._kept()) if self._quick else None
+        Python search must look; -2: not asked (no overlap, tokens, another first level, or
+        a text the compiled pass does not serve)."""
+        first = self.bnd.first_starts(self._kept()) if self._quick and self.overlap > 0 else None
         if first is None:
             return lambda s, e: -2
-        overlap = self.overlap
+        overlap_lo = self._overlap_lo
 
         def start(s: int, e: int) -> int:
-            lo = max(s, e - overlap - 1)  # _overlap_lo where the index is exact, as _quick says
+            lo = overlap_lo(s, e)
             return first(lo, e - 1) if e - 1 > lo else 0
 
         return start

@@ -381,9 +381,9 @@ class Packer(OverlapSearch):
             if e >= n:
                 return
             nxt_s, nxt_e = e, None
-            if self.overlap > 0 and first_start is None:
+            if first_start is None:
                 first_start = self.first_starts()
-            first = first_start(s, e) if self.overlap > 0 else -2
+            first = first_start(s, e)
             if first > 0:  # the search's first candidate, compiled; the search only if it fails
                 nxt_e = self.find_end(first, e)
                 nxt_s = first if nxt_e is not None else e
