@@ -89,3 +89,25 @@ def test_a_text_without_glued_marks_answers_none_without_looking(pure):
             assert bnd.glued_cuts(lo, hi) == want, (text, lo, hi)
             if want:
                 assert bnd.glued_near(lo, hi), (text, lo, hi)
+
+
+@pytest.mark.parametrize("wide", ["", "é", "日", "🙂"])
+def test_the_compiled_glued_hint_is_the_string_tests_at_every_width(wide):
+    """``glued_hint`` (read eight or sixteen characters at a time) says what the string
+    tests of ``_maybe_glued`` say of ``text[a:b]``, on Latin-1, two-byte and four-byte texts,
+    with each mark at every place of a block and cut by the window's edges. A date's slash
+    sees its year before ``a``, as a search from ``a`` in the whole text does."""
+    rng = random.Random(len(wide) * 7 + ord(wide or "a"))
+    marks = ["||", "mmHg", "【", "■", "◆", "●", "2026/1/8", "5/分", "3/dL", "/L", "m", "/", "|"]
+    filler = ["x", "ab ", "12", wide or "y", "mm", "Hg", "\n"]
+    for _ in range(4000):
+        parts = [rng.choice(filler) for _ in range(rng.randint(0, 40))]
+        for _ in range(rng.randint(0, 2)):
+            parts.insert(rng.randint(0, len(parts)), rng.choice(marks))
+        text = wide + "".join(parts)
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        seg = text[a:b]
+        want = "||" in seg or "mmHg" in seg or any(c in seg for c in "【■◆●")
+        want = want or glued._GLUED_SLASH.search(text, a, b) is not None
+        assert (compiled.native.glued_hint(text, a, b) == 1) == want, (text, a, b)

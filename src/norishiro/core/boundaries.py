@@ -231,14 +231,18 @@ class Boundaries:
                 break
         return got
 
-    def first_starts(self, atoms: tuple[list[int], list[int]] | None = None) -> Callable[[int, int], int] | None:
-        """``first_start`` with these atoms as one function, for a caller that asks at every
-        chunk; None where the compiled pass does not serve the text."""
+    def first_starts(self, atoms: tuple[list[int], list[int]] | None, back: int) -> Callable[[int, int], int] | None:
+        """``(s, e) ->`` ``first_start`` of ``(max(s, e - back), e - 1)`` (0 where that is
+        empty) with these atoms, as one function for a caller that asks at every chunk;
+        None where the compiled pass does not serve the text."""
         if not (self.lf or self.crlf) or not compiled.active():
             return None
         sw, context, call = self.sentences, self._first_context, compiled.native.overlap_start
 
-        def first(lo: int, hi: int) -> int:
+        def first(s: int, e: int) -> int:
+            lo, hi = max(s, e - back), e - 1
+            if hi <= lo:
+                return 0
             case = sw.lower_text
             got = call(context, lo, hi, -1 if case is None else int(case), atoms)
             return self.first_start(lo, hi, atoms) if got == -3 or (got == -1 and case is None) else got

@@ -39,16 +39,9 @@ class OverlapSearch:
         the text (the packer asks at every chunk). 0: there is none at that level; -1: the
         Python search must look; -2: not asked (no overlap, tokens, another first level, or
         a text the compiled pass does not serve)."""
-        first = self.bnd.first_starts(self._kept()) if self._quick and self.overlap > 0 else None
-        if first is None:
-            return lambda s, e: -2
-        overlap_lo = self._overlap_lo
-
-        def start(s: int, e: int) -> int:
-            lo = overlap_lo(s, e)
-            return first(lo, e - 1) if e - 1 > lo else 0
-
-        return start
+        # in characters the candidates begin ``overlap + 1`` before the chunk's end (``_overlap_lo``)
+        first = self.bnd.first_starts(self._kept(), self.overlap + 1) if self._quick and self.overlap > 0 else None
+        return first if first is not None else lambda s, e: -2
 
     def overlap_starts(self, s: int, e: int, first: int = -2) -> Iterator[int]:
         """Candidate starts for the next chunk, most overlap first (whole units only).
