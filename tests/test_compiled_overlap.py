@@ -410,3 +410,20 @@ def test_the_compiled_line_runs_take_the_patterns_white_space():
             if c in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
                 continue  # not a text of these two breaks
             assert compiled.native.line_ends(text, 0, len(text)) == [m.end() for m in _LINE.finditer(text)], hex(cp)
+
+
+@pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
+def test_the_first_start_window_is_the_searchs_at_its_edge():
+    """``first_starts`` looks where ``_overlap_lo`` says the candidates begin, to the character:
+    a sentence start one before that edge is no candidate, one at it is (every chunk end of
+    sentence texts whose starts fall on each side of it)."""
+    for word in range(1, 9):
+        text = "".join(f"S{k} {'w' * word}. " for k in range(60))
+        p = Packer(text, CharSizer().measure(text), 120, overlap=20)
+        first = p.first_starts()
+        for e in range(40, len(text)):
+            s = e - 100
+            got = first(s, e)
+            if got >= 0:
+                want = p._overlap_cands(p.overlap_levels[0], s, e, p._overlap_lo(s, e), e - 1)[:1]
+                assert ([got] if got else []) == want, (word, e, got)
