@@ -77,6 +77,21 @@ def test_sections_from_markdown_and_labels():
     assert "".join(text[s.start : s.end] for s in secs) == text
 
 
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.text(alphabet=" \t#a\r\u3000", max_size=14)
+    | st.builds(
+        lambda i, h, tail: " " * i + "#" * h + tail, st.integers(0, 5), st.integers(0, 8), st.text(" \t#a", max_size=6)
+    )
+)
+def test_a_heading_line_is_read_as_the_atx_pattern_reads_it(line):
+    """``_atx`` is ``_ATX`` written out: the same lines, levels and stripped titles."""
+    from norishiro.core import structure
+
+    m = structure._ATX.match(line)
+    assert structure._atx(line) == ((len(m.group(1)), m.group(2).strip()) if m else None)
+
+
 def test_chunks_do_not_cross_sections_unless_asked():
     text = "【所見】\n" + "結節影を認める。" * 3 + "\n【結論】\n肺癌の疑いなし。\n"
     doc = norishiro.Document(text, id="d")
@@ -444,6 +459,31 @@ def test_the_compiled_fence_and_table_matchers_are_the_patterns(lines, ends):
     tables = [(m.start(1), m.end(2), m.end(1)) for m in line_matches(atoms._MD_TABLE, t, every)]
     assert compiled.native.fenced_blocks(t, every) == code
     assert compiled.native.md_tables(t, every) == tables
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet="\t\n\r a|", max_size=40))
+def test_tab_separated_lines_are_the_patterns_matches(text):
+    """The lines read from tab to tab are those ``_TSV_LINE`` finds line by line."""
+    from norishiro.core import atoms
+
+    want = [(m.start(1) - 1, min(len(text), m.end(1))) for m in atoms._TSV_LINE.finditer("\n" + text)]
+    assert atoms._tsv_lines(text) == want
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        # a tab-separated run and a list start on one line: the longer span is kept
+        ("a\tb\tc:\n-\tx\ty\n-\tz\tw\n- more\n", [(0, 26, "list")]),
+        # the same span: the table, found first
+        ("a\tb\tc:\n-\tx\ty\n-\tz\tw\n", [(0, 19, "table")]),
+        # a table inside a code block: the code block
+        ("x\n```\nx\ty\tz\na\tb\tc\nd\te\tf\n```\n", [(2, 28, "code")]),
+    ],
+)
+def test_atoms_of_two_kinds_at_one_place_keep_the_longest_then_the_first_kind(text, kept):
+    assert [(a.start, a.end, a.kind) for a in find_atoms(text)] == kept
 
 
 def test_atoms_are_the_same_with_and_without_the_line_scan_for_every_pair_of_lines():

@@ -161,32 +161,31 @@ def iter_chunks(
         regions.excluded = excluded
     i = 0
     sec: Section | None = None
+    paged = bool(doc.pages)
     for region, one in regions:
-        prefix = region.prefix
+        prefix, offset, own = region.prefix, region.offset, region.text
         for s, e, n in chunker.spans(region):
-            a, b = region.offset + s, region.offset + e
+            a, b = offset + s, offset + e
             cur = one or regions.section_of(a)
             if cur is not sec:  # a new section: named once
                 sec = cur
                 heads = cur.headings
                 name, canonical = (heads[-1] if heads else None), names.of_path(heads)
-            piece = text[a:b]
-            yield _paged(
-                Chunk(
-                    piece,
-                    a,
-                    b,
-                    i,
-                    n,
-                    doc=doc,
-                    metadata=dict(meta) if meta else {},
-                    headings=list(heads),
-                    section=name,
-                    section_canonical=canonical,
-                    embed_text=prefix(s) + piece if prefix else piece,
-                ),
-                doc,
+            piece = own[s:e]  # a region that is one chunk: its text, not a copy
+            c = Chunk(
+                piece,
+                a,
+                b,
+                i,
+                n,
+                doc=doc,
+                metadata=dict(meta) if meta else None,
+                headings=list(heads),
+                section=name,
+                section_canonical=canonical,
+                embed_text=prefix(s) + piece if prefix else piece,
             )
+            yield _paged(c, doc) if paged else c
             i += 1
 
 

@@ -115,31 +115,32 @@ class Regions:
             raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
 
     def __iter__(self) -> Iterator[tuple[Region, Section | None]]:
-        """Each region, with its section when it is one section (its chunks share the name)."""
-        text, cfg = self.doc.text, self.config
-        spans = self._selected()
+        """Each region, with its section when it is one section (its chunks share the name).
+        Most regions of a Markdown page are short sections: the work per region is kept to
+        what that region has (no look-up for atoms, tables or a header it cannot have)."""
+        text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
         checked: set[str] = set()
         atoms, starts = self.atoms, self.atom_starts
-        for a, b, secs in spans:
-            head = self.header_at(a)
-            self._check_header(head, checked)
+        active = self.renderer.active
+        prefixed = active or bool(self.t_starts)
+        for a, b, secs in self._selected():
+            head = ""
+            if active:
+                head = self.header_at(a)
+                self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
-            i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
-            inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b] if j > i else ()
-            heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
+            inside: list[tuple[int, int]] | tuple = ()
+            if starts:
+                i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
+                if j > i:
+                    inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b]
+            if one is not None:
+                heads = [(one.start - a, one.body - a)] if one.body > one.start else []
+            else:
+                heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
             piece = text[a:b]
-            region = Region(
-                piece,
-                a,
-                self.sizer,
-                self.sizer.measure(piece),
-                cfg.size,
-                cfg.overlap,
-                prefix=self._prefix(a, b, head, one is not None),
-                atoms=inside,
-                heads=heads,
-            )
-            yield region, one
+            prefix = self._prefix(a, b, head, one is not None) if prefixed else None
+            yield Region(piece, a, sizer, sizer.measure(piece), size, overlap, prefix, inside, heads), one
 
 
 class _TablePrefix:

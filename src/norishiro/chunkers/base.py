@@ -22,7 +22,7 @@ __all__ = ["Region", "Chunker", "Span", "PackingChunker"]
 Span = tuple[int, int, int]  # start, end, size (of prefix + text), in the region's coordinates
 
 
-@dataclass
+@dataclass(slots=True)
 class Region:
     """One stretch of a document to chunk, in its own coordinates (0 = ``offset``).
 

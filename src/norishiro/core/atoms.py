@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 
 from . import compiled
 from .labels import DEFAULT_LABELS
@@ -15,7 +16,7 @@ from .line_scan import TextLines, line_matches
 __all__ = ["Atom", "find_atoms"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Atom:
     """A span to keep whole when it fits; ``header`` is a table's header rows, repeated
     in ``embed_text`` for chunks that start inside the table body."""
@@ -25,6 +26,10 @@ class Atom:
     kind: str
     body_start: int = 0
     header: str = ""
+
+    def __init__(self, start: int, end: int, kind: str, body_start: int = 0, header: str = ""):
+        # written out: a manual page holds hundreds of tables and code blocks
+        self.start, self.end, self.kind, self.body_start, self.header = start, end, kind, body_start, header
 
 
 _FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?:\r?\n|$))", re.S)
@@ -52,27 +57,32 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
         lines = TextLines(text, DEFAULT_LABELS)
     t = lines.nl_text
     found: list[Atom] = []
+    groups = 0  # how many kinds were found: each kind's spans come sorted and disjoint
     # compiled: the line scan found the lines where a fence or a table may start; else a
     # search for each pattern over a text that holds what it needs
     fences = lines.fences
     if fences is not None or "```" in text or "~~~" in text:
         found += [Atom(a - 1, b - 1, "code") for a, b in _code_blocks(t, fences)]
+        groups += bool(found)
     tables = lines.tables
     if tables is not None or "|" in text:
-        found += [Atom(a - 1, e - 1, "table", body_start=h - 1, header=t[a:h]) for a, h, e in _tables(t, tables)]
-    if text.count("\t") >= 6:
+        got = [Atom(a - 1, e - 1, "table", h - 1, t[a:h]) for a, h, e in _tables(t, tables)]
+        found += got
+        groups += bool(got)
+    if _tabs_at_least(text, 6):
+        n = len(found)
         run: list[tuple[int, int]] = []
-        for m in _TSV_LINE.finditer(t):
-            a, b = m.start(1) - 1, min(len(text), m.end(1))  # the line and its newline
+        for a, b in _tsv_lines(text):
             if run and run[-1][1] != a:
                 found += _tsv_atom(text, run)
                 run = []
             run.append((a, b))
         found += _tsv_atom(text, run)
+        groups += len(found) > n
     if "：" in text or ":" in text:
         # only lines where a colon ends the line and a list item follows can match: find
         # those first (one cheap scan) instead of trying the pattern on every line
-        done = 0
+        done, n = 0, len(found)
         hints = lines.lead_hints
         if hints is None:
             hints = sorted(m.start() for p in _LEAD_HINTS for m in p.finditer(t))
@@ -84,7 +94,12 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
             if m:
                 found.append(Atom(m.start(1) - 1, m.end(1) - 1, "list"))
                 done = m.end()
-    found.sort(key=lambda x: (x.start, -x.end))
+        groups += len(found) > n
+    if groups < 2:
+        return found
+    found.sort(key=_START)  # by start; at a shared start, the longest first
+    if any(x.start == y.start for x, y in zip(found, found[1:])):
+        found.sort(key=lambda x: (x.start, -x.end))
     out: list[Atom] = []
     for atom in found:  # keep the first of overlapping spans (code wins over what is inside)
         if not out or atom.start >= out[-1].end:
@@ -92,10 +107,38 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     return out
 
 
+_START = attrgetter("start")
+
+
+def _tabs_at_least(text: str, k: int) -> bool:
+    """``text.count("\t") >= k``, stopping at the k-th (most texts have no tab at all)."""
+    p = -1
+    for _ in range(k):
+        p = text.find("\t", p + 1)
+        if p < 0:
+            return False
+    return True
+
+
+def _tsv_lines(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each line (with its newline) that ``_TSV_LINE`` matches: two tabs
+    or more. Found from tab to tab, so that the lines without one (most) are never read."""
+    out, n = [], len(text)
+    p = text.find("\t")
+    while p >= 0:
+        e = text.find("\n", p)
+        if e < 0:
+            e = n
+        if text.find("\t", p + 1, e) >= 0:
+            out.append((text.rfind("\n", 0, p) + 1, min(n, e + 1)))
+        p = text.find("\t", e)
+    return out
+
+
 def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
     if len(run) < 3:
         return []
-    return [Atom(run[0][0], run[-1][1], "table", body_start=run[0][1], header=text[run[0][0] : run[0][1]])]
+    return [Atom(run[0][0], run[-1][1], "table", run[0][1], text[run[0][0] : run[0][1]])]
 
 
 def _code_blocks(t: str, lines: list[int] | None) -> list[tuple[int, int]]:

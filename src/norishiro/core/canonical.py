@@ -143,6 +143,9 @@ def normalise_heading(heading: str) -> str:
     return " ".join(t.split()).casefold()
 
 
+_UNSEEN = object()
+
+
 class SectionNames:
     """Looks up canonical names: the built-in table plus ``extra`` (variant -> canonical)."""
 
@@ -158,6 +161,7 @@ class SectionNames:
         self.table = table
         self.names = frozenset(table.values())
         self._memo: dict[str, str | None] = {}
+        self._paths: dict[tuple[str, ...], str | None] = {}
 
     def of_heading(self, heading: str) -> str | None:
         """The canonical name of one heading, or None when the table knows none of it."""
@@ -178,12 +182,20 @@ class SectionNames:
         return got
 
     def of_path(self, headings: Sequence[str]) -> str | None:
-        """The canonical name of the innermost heading of a section path the table knows."""
-        for h in reversed(headings):
-            got = self.of_heading(h)
-            if got is not None:
-                return got
-        return None
+        """The canonical name of the innermost heading of a section path the table knows
+        (remembered per path: every chunk of a Markdown page asks for one)."""
+        key = tuple(headings)
+        got = self._paths.get(key, _UNSEEN)
+        if got is _UNSEEN:
+            got = None
+            for h in reversed(key):
+                got = self.of_heading(h)
+                if got is not None:
+                    break
+            if len(self._paths) >= 65536:
+                self._paths.clear()
+            self._paths[key] = got
+        return got
 
     def selects(self, headings: Sequence[str], include: Sequence[str], exclude: Sequence[str]) -> bool:
         """Whether a section with this path is kept: with ``include``, only sections whose

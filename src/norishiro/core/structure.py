@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Protocol
 
 from . import compiled
 from .atoms import Atom, find_atoms
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 
-@dataclass
+@dataclass(slots=True)
 class Section:
     start: int
     end: int
@@ -45,9 +45,11 @@ class Section:
     # skipped); ``start`` when the heading line carries text too (所見：異常なし)
     body: int = -1
 
-    def __post_init__(self) -> None:
-        if self.body < self.start:
-            self.body = self.start
+    def __init__(self, start: int, end: int, headings: list[str] | None = None, body: int = -1):
+        # written out: a Markdown page makes hundreds of sections
+        self.start, self.end = start, end
+        self.headings = [] if headings is None else headings
+        self.body = start if body < start else body
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
@@ -141,8 +143,7 @@ def find_sections(
     key = tuple(labels)
     label_re = _label_re(key)
     quick, cand = _candidates(key)
-    starts: list[tuple[int, list[str]]] = []
-    md: list[tuple[int, str]] = []  # (level, title)
+    starts: list[tuple[int, list[str], int]] = []  # (start, path, body)
     block: str | None = None
     fieldl: str | None = None
     in_fence = False
@@ -156,14 +157,8 @@ def find_sections(
     if lines.headings is not None and compiled.active():  # fences and what they hold: skipped below
         heads = compiled.native.unfenced(nl_text, heads)
     styles: list[tuple[str, bool]] = []
-
-    def path() -> list[str]:
-        return [t for _, t in md] + [x for x in (block, fieldl) if x]
-
-    def bare(line: str, m: re.Match | None) -> bool:
-        """The heading line holds nothing but the heading."""
-        return m is None or not line[m.end() :].strip()
-
+    levels: list[int] = []  # the Markdown path: each heading's level and title
+    titles: list[str] = []
     for q in heads:
         if in_fence:  # only the line that closes the fence matters (the "\n" put in front: q is its start)
             if _FENCE_AT.match(text, q):
@@ -184,12 +179,12 @@ def find_sections(
             continue
         if in_fence:
             continue
-        new: tuple[str, Any] | None = None
+        kind = ""  # "md" (with level), "block" or "field"; title
         at = a
-        alone = True
-        m = _ATX.match(line) if first == "#" and markdown and (allowed is None or a in allowed) else None
-        if m:
-            new = ("md", (len(m.group(1)), m.group(2).strip()))
+        alone = True  # the heading line holds nothing but the heading
+        atx = _atx(line) if first == "#" and markdown and (allowed is None or a in allowed) else None
+        if atx:
+            kind, (level, title) = "md", atx
         elif rest and a > 0 and first in _REST_FIRST and _REST.match(line):
             got = _rest_title(text, a, line, last_heading_end)
             if got is None:
@@ -197,48 +192,48 @@ def find_sections(
             at, style, title = got
             if style not in styles:
                 styles.append(style)
-            new = ("md", (styles.index(style) + 1, title))
+            kind, level = "md", styles.index(style) + 1
         elif first in "=-" and markdown and allowed is None and _SETEXT.match(line) and a > 0:
             pa = text.rfind("\n", 0, a - 1) + 1
             prev = text[pa:a].rstrip("\r\n")
             if prev.strip() and "|" not in prev and pa > last_heading_end and not _SETEXT.match(prev):
                 at = pa
-                new = ("md", (1 if line.strip().startswith("=") else 2, prev.strip()))
-        if new is None:
+                kind, level, title = "md", (1 if line.strip().startswith("=") else 2), prev.strip()
+        if not kind:
             m = (_BRACKET.match(line) or _MARK.match(line)) if first in _BLOCK_FIRST else None
             if m and not _CHECKBOX.match(line):
-                new = ("block", m.group(1).strip())
-                alone = bare(line, m)
+                kind, title = "block", m.group(1).strip()
             else:
                 m = _SOAP.match(line) if first in "SOAP" else None
                 if m:
-                    new = ("field", SOAP_NAMES[m.group(1)])
+                    kind, title = "field", SOAP_NAMES[m.group(1)]
                 else:
                     m = label_re.match(line)
-                    if m:
-                        new = ("field", m.group(1))
-                alone = bare(line, m)
-        if not new:
-            continue
-        body = at
-        if alone:  # the text begins after the heading line and any blank lines
-            body = _BLANK_LINES.match(text, line_end).end()
-        kind, val = new
+                    if m is None:
+                        continue
+                    kind, title = "field", m.group(1)
+            alone = not line[m.end() :].strip()
+        # the text begins after a heading alone on its line and any blank lines
+        body = _BLANK_LINES.match(text, line_end).end() if alone else at
         if kind == "md":
-            level, title = val
-            while md and md[-1][0] >= level:
-                md.pop()
-            md.append((level, title))
+            while levels and levels[-1] >= level:
+                levels.pop()
+                titles.pop()
+            levels.append(level)
+            titles.append(title)
             block = fieldl = None
-        elif kind == "block":
-            block, fieldl = val, None
+            path = titles.copy()
         else:
-            fieldl = val
+            if kind == "block":
+                block, fieldl = title, None
+            else:
+                fieldl = title
+            path = titles + [x for x in (block, fieldl) if x]
         last_heading_end = line_end
         if starts and starts[-1][0] == at:
-            starts[-1] = (at, path(), body)
+            starts[-1] = (at, path, body)
         else:
-            starts.append((at, path(), body))
+            starts.append((at, path, body))
     if not starts or starts[0][0] != 0:
         starts.insert(0, (0, [], 0))
     out = []
@@ -247,6 +242,24 @@ def find_sections(
         if e > s:
             out.append(Section(s, e, p, min(body, e)))
     return out or [Section(0, len(text), [])]
+
+
+def _atx(line: str) -> tuple[int, str] | None:
+    """``(level, title)`` of a Markdown ATX heading line, as ``_ATX`` reads it (its level,
+    its title stripped), or None. Written out: the pattern's lazy title tries every end,
+    and a manual page has hundreds of headings."""
+    body = line.lstrip(" ")
+    if len(line) - len(body) > 3:
+        return None
+    rest = body.lstrip("#")
+    level = len(body) - len(rest)
+    if not 1 <= level <= 6 or rest[:1] not in (" ", "\t"):
+        return None
+    title = rest.lstrip(" \t")
+    if not title:  # white space only: the pattern's title is its last character, if two
+        return (level, "") if len(rest) > 1 else None
+    # the shortest title that leaves only spaces, tabs and closing #s (at least one character)
+    return level, (title.rstrip(" \t#") or title[0]).strip()
 
 
 def _rest_title(text: str, a: int, line: str, last_heading_end: int) -> tuple[int, tuple[str, bool], str] | None:
