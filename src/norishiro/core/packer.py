@@ -32,19 +32,6 @@ Span = tuple[int, int, int]  # start, end, size
 _BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
 
 
-_SORTED: dict[tuple[Level, ...], list[Level]] = {}
-
-
-def _sorted_levels(levels: Sequence[Level]) -> list[Level]:
-    """``sorted(levels)``, a new list each time (a packer is made per region, with one of a
-    few level sets: sorting them each time is a measurable share of a short text's)."""
-    key = tuple(levels)
-    got = _SORTED.get(key)
-    if got is None:
-        got = _SORTED[key] = sorted(key)
-    return got.copy()
-
-
 class Packer(OverlapSearch):
     def __init__(
         self,
@@ -67,8 +54,8 @@ class Packer(OverlapSearch):
         self.m = measure
         self.size = size
         self.overlap = overlap
-        self.end_levels = _sorted_levels(end_levels)
-        self.overlap_levels = _sorted_levels(overlap_levels)
+        self.end_levels = sorted(end_levels)
+        self.overlap_levels = sorted(overlap_levels)
         # characters with the sentence level first: the compiled pass finds the overlap's start
         self._quick = measure.exact_index and self.overlap_levels[:1] == [Level.SENTENCE]
         self.bnd = boundaries or Boundaries(text)
