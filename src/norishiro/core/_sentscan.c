@@ -1989,10 +1989,10 @@ static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
    (every label is word characters) it is at most that long and followed by white space up
    to a colon or the line's end. A # heading (or adornment) is at most three spaces in, a
    bracketed or marked label that or one tab: deeper, # or ＃ only lead a field label. */
-static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
-    Py_ssize_t n = st->n, q = j;
-    int spaces = 1;
-    for (; j < n && (AT(j) == ' ' || AT(j) == '\t'); j++) spaces &= AT(j) == ' ';
+static int heading_line_at(State *st, Py_ssize_t q, Py_ssize_t j, int spaces, const LineTest *t) {
+    /* q: the line's start; j: its first character after spaces and tabs (spaces: only
+       spaces before it), found once for the line's tests */
+    Py_ssize_t n = st->n;
     if (j >= n) return 0;
     int shallow = spaces && j - q <= 3;
     Py_UCS4 c = AT(j);
@@ -2047,15 +2047,14 @@ static int heading_line_at(State *st, Py_ssize_t j, const LineTest *t) {
 /* A line that starts (after spaces and tabs) with one of the set's characters (where a
    code fence may start), and with table, whose next line starts like a table's delimiter
    row (spaces, an optional | and :, and "--"). */
-static int starting_line_at(State *st, Py_ssize_t j, const LineTest *t) {
+static int starting_line_at(State *st, Py_ssize_t j, Py_ssize_t eol, const LineTest *t) {
+    /* j: the line's first character after spaces and tabs; eol: the "\n" that ends the
+       line, or -1 (the caller's scan has found it) */
     Py_ssize_t n = st->n;
-    while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
     if (j >= n || !in_set(t->set, AT(j))) return 0;
     if (!t->table) return 1;
-    Py_ssize_t k = j;
-    while (k < n && AT(k) != '\n') k++;
-    if (k >= n) return 0;
-    k++;
+    if (eol < 0) return 0;
+    Py_ssize_t k = eol + 1;
     while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
     if (k < n && AT(k) == '|') k++;
     while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
@@ -2109,14 +2108,23 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     for (int k = 0; k < 4; k++)
         if (!lists[k]) goto done;
-    Py_ssize_t i = 0, c;
-    while ((i = PyUnicode_FindChar(text, '\n', i, st->n, 1)) >= 0) {
-        if ((heading_line_at(st, i + 1, &th) && append_cut(lists[0], i) < 0) ||
-            (starting_line_at(st, i + 1, &tf) && append_cut(lists[1], i) < 0) ||
-            (starting_line_at(st, i + 1, &tt) && append_cut(lists[2], i) < 0) ||
+    Py_ssize_t i = PyUnicode_FindChar(text, '\n', 0, st->n, 1), c;
+    while (i >= 0) {
+        /* the "\n" that ends this line: the next line's, found once for both */
+        Py_ssize_t eol = i + 1 < st->n ? PyUnicode_FindChar(text, '\n', i + 1, st->n, 1) : -1;
+        if (eol == -2) {
+            i = -2;
+            break;
+        }
+        Py_ssize_t j = i + 1; /* the line's first character after spaces and tabs */
+        int spaces = 1;
+        for (; j < st->n && (AT(j) == ' ' || AT(j) == '\t'); j++) spaces &= AT(j) == ' ';
+        if ((heading_line_at(st, i + 1, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
+            (starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
+            (starting_line_at(st, j, eol, &tt) && append_cut(lists[2], i) < 0) ||
             ((c = lead_colon(st, i)) >= 0 && append_cut(lists[3], c) < 0))
             goto done;
-        i++;
+        i = eol;
     }
     if (i != -2) out = PyTuple_Pack(4, lists[0], lists[1], lists[2], lists[3]);
 done:

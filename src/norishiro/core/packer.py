@@ -175,8 +175,8 @@ class Packer(OverlapSearch):
         budget -= self.plen(s)
         if budget <= 0:
             return s
-        if self.exact:
-            return self.m.reach(s, budget)
+        if self.exact:  # the measure's reach, written out (asked several times a chunk)
+            return min(self.n, s + budget)
         if self.indexed:
             # generous: BPE counts at the edges differ from the index by a few tokens
             return min(self.n, self.m.reach(s, budget + 8) + 16)
