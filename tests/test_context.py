@@ -229,6 +229,15 @@ def test_restructuredtext_titles_nest_in_the_order_their_styles_appear():
     assert "".join(text[s.start : s.end] for s in secs) == text
 
 
+def test_restructuredtext_titles_only_where_markdown_headings_are_read():
+    """Not in plain labelled text (``markdown=False``), nor where a loader's outline says
+    where the headings are: there an adorned line is text."""
+    text = "The try statement\n*****************\n\nBody.\n\n[所見]\nなし\n"
+    assert [s.headings for s in find_sections(text)] == [["The try statement"], ["The try statement", "所見"]]
+    assert [s.headings for s in find_sections(text, markdown=False)] == [[], ["所見"]]
+    assert [s.headings for s in find_sections(text, outline=[])] == [[], ["所見"]]
+
+
 def test_adornments_that_are_no_titles():
     # wider than its line: a thematic break or a rule, not a title; no reST title, so Markdown
     # setext ranks stay as they were

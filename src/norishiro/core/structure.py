@@ -151,9 +151,11 @@ def find_sections(
     if lines is None:
         lines = TextLines(text, key)
     nl_text = lines.nl_text
-    # a text with reStructuredText titles ranks every adorned title in the order its style appears
     heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(nl_text)]
-    rest = markdown and allowed is None and _is_rest(text, nl_text, heads)
+    # a text with reStructuredText titles ranks every adorned title in the order its style
+    # appears; whether it has one is asked at its first line adorned like a title (most have none)
+    rest: bool | None = None if markdown and allowed is None else False
+    every = heads
     if lines.headings is not None and compiled.active():  # fences and what they hold: skipped below
         heads = compiled.native.unfenced(nl_text, heads)
     styles: list[tuple[str, bool]] = []
@@ -185,7 +187,13 @@ def find_sections(
         atx = _atx(line) if first == "#" and markdown and (allowed is None or a in allowed) else None
         if atx:
             kind, (level, title) = "md", atx
-        elif rest and a > 0 and first in _REST_FIRST and _REST.match(line):
+        elif (
+            rest is not False
+            and a > 0
+            and first in _REST_FIRST
+            and _REST.match(line)
+            and (rest or (rest := _is_rest(text, nl_text, every)))
+        ):
             got = _rest_title(text, a, line, last_heading_end)
             if got is None:
                 continue
