@@ -9,7 +9,7 @@ in its budget.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -23,7 +23,7 @@ from .core.measure import Sizer, get_sizer
 from .core.structure import LabelledText, PlainText, Section
 from .document import Document
 from .errors import OptionError
-from .regions import Regions
+from .regions import OneChunk, Regions
 
 __all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
 
@@ -155,7 +155,8 @@ def iter_chunks(
             yield _paged(c, doc) if paged else c
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
-    regions = Regions(doc, config, sizer, structure, renderer, whole=config.cross_sections or not chunker.sectioned)
+    whole = config.cross_sections or not chunker.sectioned
+    regions = Regions(doc, config, sizer, structure, renderer, whole, getattr(chunker, "one_chunk", None))
     names = section_names(config.section_map)
     if excluded is not None:
         regions.excluded = excluded
@@ -163,8 +164,13 @@ def iter_chunks(
     sec: Section | None = None
     paged = bool(doc.pages)
     for region, one in regions:
-        prefix, offset, own = region.prefix, region.offset, region.text
-        for s, e, n in chunker.spans(region):
+        if type(region) is OneChunk:  # what the chunker would say, said before any Region was made
+            spans: Iterable[tuple[int, int, int]] = ((0, len(region.text), region.size),)
+            prefix = (lambda _s, h=region.head: h) if region.head else None
+        else:
+            spans, prefix = chunker.spans(region), region.prefix
+        offset, own = region.offset, region.text
+        for s, e, n in spans:
             a, b = offset + s, offset + e
             cur = one or regions.section_of(a)
             if cur is not sec:  # a new section: named once

@@ -7,17 +7,28 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 from .chunkers import Region
 from .config import ChunkConfig
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
-from .core.measure import Sizer
+from .core.measure import Measure, Sizer
 from .core.structure import Section
 from .document import Document
 from .errors import ContextHeaderError
 
-__all__ = ["Regions"]
+__all__ = ["Regions", "OneChunk"]
+
+
+class OneChunk(NamedTuple):
+    """A region that the chunker said is one chunk: its text, where it starts, the chunk's
+    size and the prefix in front of it (what the chunk needs, without a ``Region``)."""
+
+    text: str
+    offset: int
+    size: int
+    head: str
 
 
 class Regions:
@@ -25,9 +36,19 @@ class Regions:
     header and a repeated table header counted in every chunk's budget."""
 
     def __init__(
-        self, doc: Document, config: ChunkConfig, sizer: Sizer, structure, renderer: HeaderRenderer, whole: bool
+        self,
+        doc: Document,
+        config: ChunkConfig,
+        sizer: Sizer,
+        structure,
+        renderer: HeaderRenderer,
+        whole: bool,
+        one_chunk: Callable[[str, Measure, int, str], int | None] | None = None,
     ):
+        """``one_chunk(text, measure, size, head)``: the chunker's size of a region that is
+        one chunk (None if it is not); such a region is yielded as a :class:`OneChunk`."""
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
+        self.one_chunk = one_chunk
         text = doc.text
         self.sections = structure.sections(text)
         self.atoms = structure.atoms(text)
@@ -114,21 +135,32 @@ class Regions:
         if h > self.config.size * 3 // 4:
             raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
 
-    def __iter__(self) -> Iterator[tuple[Region, Section | None]]:
+    def __iter__(self) -> Iterator[tuple[Region | OneChunk, Section | None]]:
         """Each region, with its section when it is one section (its chunks share the name).
         Most regions of a Markdown page are short sections: the work per region is kept to
-        what that region has (no look-up for atoms, tables or a header it cannot have)."""
+        what that region has (no look-up for atoms, tables or a header it cannot have), and
+        one that is one chunk is a :class:`OneChunk`."""
         text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
         checked: set[str] = set()
         atoms, starts = self.atoms, self.atom_starts
         active = self.renderer.active
         prefixed = active or bool(self.t_starts)
+        one_chunk = self.one_chunk
         for a, b, secs in self._selected():
             head = ""
             if active:
                 head = self.header_at(a)
                 self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
+            piece = text[a:b]
+            prefix = self._prefix(a, b, head, one is not None) if prefixed else None
+            measure = sizer.measure(piece)
+            if one_chunk is not None:
+                first = prefix(0) if prefix else ""
+                n = one_chunk(piece, measure, size, first)
+                if n is not None:
+                    yield OneChunk(piece, a, n, first), one
+                    continue
             inside: list[tuple[int, int]] | tuple = ()
             if starts:
                 i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
@@ -138,9 +170,7 @@ class Regions:
                 heads = [(one.start - a, one.body - a)] if one.body > one.start else []
             else:
                 heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
-            piece = text[a:b]
-            prefix = self._prefix(a, b, head, one is not None) if prefixed else None
-            yield Region(piece, a, sizer, sizer.measure(piece), size, overlap, prefix, inside, heads), one
+            yield Region(piece, a, sizer, measure, size, overlap, prefix, inside, heads), one
 
 
 class _TablePrefix:

@@ -74,11 +74,23 @@ class PackingChunker:
     def __init__(self, config=None, **_runtime):
         self.config = config
 
+    def one_chunk(self, text: str, measure: Measure, size: int, head: str) -> int | None:
+        """The size of the one chunk that a region of ``text`` is, with ``head`` (its prefix
+        at 0) in front, when it is one (else None): in characters, when the packer would end
+        its first chunk at the text's end anyway (its coarsest end level is the paragraph,
+        whose fast path takes the text end when it is within reach). A short section (most of
+        a Markdown page's) then needs no packer, no boundaries and no ``Region``."""
+        n = len(text)
+        if not n or not measure.exact_index or Level.PARAGRAPH not in self.end_levels:  # the coarsest level
+            return None
+        got = measure.count(0, n, head)
+        return got if got <= size else None
+
     def spans(self, region: Region) -> Iterator[Span]:
         keep = self.keeps_structure
-        whole = _whole_region(region, self.end_levels)
+        whole = self.one_chunk(region.text, region.measure, region.size, region.prefix(0) if region.prefix else "")
         if whole is not None:
-            return iter([whole])
+            return iter([(0, len(region.text), whole)])
         return Packer(
             region.text,
             region.measure,
@@ -92,15 +104,3 @@ class PackingChunker:
             merge_coarser=self.merge_coarser,
             balance=self.balances and getattr(self.config, "balance", True),
         ).spans()
-
-
-def _whole_region(region: Region, end_levels: Sequence[Level]) -> Span | None:
-    """The one span of a region that fits whole, in characters, when the packer would end
-    its first chunk at the text's end anyway (its coarsest end level is the
-    paragraph, whose fast path takes the text end when it is within reach): a short section
-    (most of a Markdown page's) then needs no packer and no boundaries."""
-    m, n = region.measure, len(region.text)
-    if not n or not m.exact_index or Level.PARAGRAPH not in end_levels:  # the coarsest level
-        return None
-    size = m.count(0, n, region.prefix(0) if region.prefix else "")
-    return (0, n, size) if size <= region.size else None
