@@ -46,7 +46,9 @@ class Region:
 class Chunker(Protocol):
     """``sectioned``: one region per section (False: the whole text is one region, as for
     fixed windows, which know nothing of structure). ``needs_embedder``: the caller must
-    pass ``embedder=`` when making it."""
+    pass ``embedder=`` when making it. A chunker may also have ``one_chunk(text, measure,
+    size, head)`` (see :class:`PackingChunker`): the caller then asks it first, and a region
+    that is one chunk never becomes a ``Region``."""
 
     sectioned: bool
     needs_embedder: bool
