@@ -13,7 +13,9 @@ out). A process's count still moves by about two million instructions from run t
         [--shapes markdown:en,clinical-flat:ja] [--rounds 10]
 
 Modes: ``chars`` (2,000 characters, plain text), ``overlap`` (the same, 250 characters of
-overlap), ``tokens`` (o200k_base at 512), ``structure`` (2,000 characters, structure on).
+overlap), ``tokens`` (o200k_base at 512), ``structure`` (2,000 characters, structure on);
+and parts of structure on: ``scan`` (the compiled line scan, ``TextLines``), ``sections``
+and ``atoms`` (the scan and then ``find_sections`` or ``find_atoms``).
 Needs ``valgrind`` (``apt-get install valgrind``); a round takes about 50 times as long as it
 does natively. The garbage collector is off in the rounds (where a collection falls would
 move the count by millions). Instructions are not time (a cache miss costs many), but a
@@ -32,7 +34,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODES = ("chars", "overlap", "tokens", "structure")
+MODES = ("chars", "overlap", "tokens", "structure", "scan", "sections", "atoms")
 
 
 def _round(src: str, mode: str, shape: str, lang: str, rounds: int) -> None:
@@ -51,10 +53,29 @@ def _round(src: str, mode: str, shape: str, lang: str, rounds: int) -> None:
 
         options = {"size": 512, "structure": False, "tokenizer": TiktokenSizer("o200k_base")}
     gc.disable()  # a collection falls in one run and not the other: millions of instructions of noise
+    if mode in ("scan", "sections", "atoms"):  # parts of structure on
+        _parts(mode, docs, rounds)
+        return
     for _ in range(1 + rounds):
         for d in docs:
             for _c in norishiro.iter_chunks(d, **options):
                 pass
+
+
+def _parts(mode: str, docs: list[str], rounds: int) -> None:
+    """The line scan alone, or with ``find_sections`` or ``find_atoms`` after it."""
+    from norishiro.core.labels import DEFAULT_LABELS
+    from norishiro.core.line_scan import TextLines
+    from norishiro.core.structure import find_atoms, find_sections
+
+    labels = tuple(DEFAULT_LABELS)
+    for _ in range(1 + rounds):
+        for d in docs:
+            lines = TextLines(d, labels)
+            if mode == "sections":
+                find_sections(d, labels, lines=lines)
+            elif mode == "atoms":
+                find_atoms(d, lines)
 
 
 def count(src: str, mode: str, shape: str, lang: str, rounds: int) -> int:

@@ -144,7 +144,6 @@ class Regions:
         checked: set[str] = set()
         atoms, starts = self.atoms, self.atom_starts
         active = self.renderer.active
-        prefixed = active or bool(self.t_starts)
         one_chunk = self.one_chunk
         for a, b, secs in self._selected():
             head = ""
@@ -153,7 +152,7 @@ class Regions:
                 self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
             piece = text[a:b]
-            prefix = self._prefix(a, b, head, one is not None) if prefixed else None
+            prefix = self._prefix(a, b, head, one is not None)
             measure = sizer.measure(piece)
             if one_chunk is not None:
                 first = prefix(0) if prefix else ""
@@ -166,10 +165,7 @@ class Regions:
                 i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
                 if j > i:
                     inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b]
-            if one is not None:
-                heads = [(one.start - a, one.body - a)] if one.body > one.start else []
-            else:
-                heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
+            heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
             yield Region(piece, a, sizer, measure, size, overlap, prefix, inside, heads), one
 
 

@@ -249,10 +249,9 @@ class Packer(OverlapSearch):
         """Best end for a chunk starting at ``s`` that must reach beyond ``lo``: one that
         does not leave a heading at the chunk's end if there is one, else any."""
         # only a heading whose text begins after s and that starts within reach matters
-        bodies = self._head_bodies
-        i = bisect_right(bodies, s) if bodies else 0
+        i = bisect_right(self._head_bodies, s)
         self._level = None
-        if i < len(bodies) and self._head_starts[i] < self._reach(s, self.size):
+        if i < len(self._head_bodies) and self._head_starts[i] < self._reach(s, self.size):
             got = self._find_end(s, lo, avoid_heads=True)
             if got is not None:
                 return self._balanced(s, lo, got, True) if s >= self._balance_from else got
