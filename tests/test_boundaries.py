@@ -122,3 +122,11 @@ def test_a_full_stop_before_lower_case_wins_over_a_comma_in_ordinary_text():
     assert b.level_of(text.index("subject")) is Level.CLAUSE
     chunks = norishiro.chunk(text, size=100, structure=False)
     assert chunks[0].end == p  # not at the comma after "billion"
+
+
+def test_level_constants_are_the_members_in_order():
+    from norishiro.core import levels
+
+    assert levels.LEVELS == tuple(levels.Level)
+    assert [levels.PARAGRAPH, levels.LINE, levels.SENTENCE, levels.LOWER_SENTENCE] == list(levels.Level)[:4]
+    assert (levels.CLAUSE, levels.WORD, levels.GRAPHEME) == tuple(levels.Level)[4:]

@@ -111,3 +111,52 @@ def test_balance_in_tokens_and_the_option_round_trip():
     assert norishiro.ChunkConfig.from_dict(cfg.to_dict()) == cfg
     with pytest.raises(norishiro.OptionError):
         norishiro.ChunkConfig(size=100, balance="yes")
+
+
+def test_new_chunk_is_the_chunk_the_class_makes():
+    """The library's loop makes chunks without the class call: every field as Chunk() sets it."""
+    from norishiro.chunk import Chunk, new_chunk
+    from norishiro.document import Document
+
+    doc = Document("abc def", id="d1", metadata={"k": 1})
+    cases = [
+        ((), {}),
+        (
+            (["H"], "H", "h", "[H] abc"),
+            {"headings": ["H"], "section": "H", "section_canonical": "h", "embed_text": "[H] abc"},
+        ),
+    ]
+    for extra, kw in cases:
+        made = new_chunk("abc", 0, 3, 2, 3, doc, {"k": 1}, *extra)
+        want = Chunk("abc", 0, 3, 2, 3, doc=doc, metadata={"k": 1}, **kw)
+        for slot in Chunk.__slots__:
+            assert getattr(made, slot) == getattr(want, slot), slot
+        assert made.to_dict() == want.to_dict() and made.id == want.id
+    bare = new_chunk("x", 5, 6, 0, 1, None, None)
+    assert bare.headings == [] and bare.metadata == {} and bare.embed_text == "x"
+    assert bare.headings is not new_chunk("x", 5, 6, 0, 1, None, None).headings  # not shared
+
+
+def test_resolve_gives_each_caller_its_own_runtime():
+    """Resolved options are shared between calls; the runtime dict a caller gets is its own."""
+    from norishiro.api import resolve
+
+    a = resolve(None, size=300)[2]
+    a["embedder"] = object()
+    assert resolve(None, size=300)[2] == {}
+
+
+def test_chunking_leaves_no_reference_cycles():
+    """A text's boundaries, sentence windows and soft-wrap decisions refer to no object that
+    refers back to them: they are freed when the chunks are made, not by the collector."""
+    import gc
+
+    text = "第一文です。第二文です。\n\n" * 40 + "A sentence here. Another one follows.\nwrapped line\n" * 30
+    gc.collect()
+    gc.disable()
+    try:
+        for opts in ({"overlap": 40, "structure": False}, {"overlap": 40}, {}):
+            norishiro.chunk(text, size=120, **opts)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -993,3 +993,29 @@ def test_compiled_paragraph_cuts_are_the_patterns(pieces):
     fast = Boundaries(text).cuts(Level.PARAGRAPH)
     with mock.patch.object(compiled, "PURE", True):
         assert Boundaries(text).cuts(Level.PARAGRAPH) == fast
+
+
+_PARA_PIECES = st.lists(
+    st.sampled_from(["word ", "文です。", "A line.\n", "\n\n", "\n \n", "x" * 30, "é\u0301", "\r\n\r\n"]), max_size=60
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PARA_PIECES, st.integers(3, 120), st.booleans())
+def test_the_plain_packers_end_is_find_ends(pieces, size, balance):
+    """In plain text (characters, no prefix, atom or heading) the packer's written-out end,
+    balancing included, is the general search's, wherever a chunk starts and must reach
+    (from its own start, from each paragraph cut within the budget, and just before one)."""
+    from norishiro.core.measure import CharSizer
+    from norishiro.core.packer import Packer
+
+    text = "".join(pieces)
+    n = len(text)
+    if n <= size:
+        return
+    p = Packer(text, CharSizer().measure(text), size, balance=balance)
+    para = p._para = p.bnd.paragraph_cuts()
+    for s in range(0, n, max(1, n // 23)):
+        reach = [c for c in para if s <= c <= s + size]
+        for lo in {s, *reach, *(c - 1 for c in reach if c > s)}:
+            assert p._plain_end(s, lo) == p.find_end(s, lo), (text, s, lo)

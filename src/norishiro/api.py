@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from .chunk import Chunk
+from .chunk import Chunk, new_chunk
 from .chunkers import Region, chunker_class
 from .config import ChunkConfig, SemanticConfig
 from .core.boundaries import Boundaries, Level, parse_level
@@ -46,17 +46,23 @@ def resolve(config: ChunkConfig | None = None, **options: Any) -> tuple[ChunkCon
     instance, ``cache``, ``trace``) beside the :class:`SemanticConfig` fields: those stay out
     of the config (which must remain JSON-able) and come back in ``runtime``.
     """
+    config, sizer, runtime = _resolved(config, options)
+    return config, sizer, dict(runtime)
+
+
+def _resolved(config: ChunkConfig | None, options: dict[str, Any]) -> tuple[ChunkConfig, Sizer, dict[str, Any]]:
+    """``resolve``'s answer, shared by the calls with the same options (its runtime dict
+    must not be changed: a caller that adds to it copies it first)."""
+    key = (config, tuple(options.items()))  # a call site passes its options in one order
     try:
-        key = (config, tuple(options.items()))  # a call site passes its options in one order
-        hash(key)
+        got = _RESOLVED.get(key)
     except TypeError:  # lists, callables ...: resolved each time
         return _resolve(config, options)
-    got = _RESOLVED.get(key)
     if got is None:
         if len(_RESOLVED) >= 64:
             _RESOLVED.clear()
         got = _RESOLVED[key] = _resolve(config, dict(options))
-    return got[0], got[1], dict(got[2])
+    return got
 
 
 # the common calls repeat the same options for every document: resolving them (validation,
@@ -129,29 +135,31 @@ def iter_chunks(
     ``excluded`` (a list) receives the sections left out by ``sections_include`` /
     ``sections_exclude``, so that a caller can report them."""
     doc = _as_document(text_or_document)
-    config, sizer, runtime = resolve(config, **options)
+    config, sizer, runtime = _resolved(config, options)
     if config.deid:
         yield from _deidentified_chunks(doc, config, embedder, cache, trace, excluded)
         return
     text, meta = doc.text, doc.metadata
     if not text or text.isspace():  # nothing to embed: no chunk (a blank chunk would only add noise)
         return
-    if embedder is not None:
-        runtime["embedder"] = embedder
-    if cache is not None:
-        runtime["cache"] = cache
-    if trace is not None:
-        runtime["trace"] = trace
     cls = chunker_class(config.strategy)
-    if cls.needs_embedder and runtime.get("embedder") is None:
-        runtime["embedder"] = embedder_for(config.semantic)
+    if embedder is not None or cache is not None or trace is not None or cls.needs_embedder:
+        runtime = dict(runtime)  # the resolved one is shared
+        if embedder is not None:
+            runtime["embedder"] = embedder
+        if cache is not None:
+            runtime["cache"] = cache
+        if trace is not None:
+            runtime["trace"] = trace
+        if cls.needs_embedder and runtime.get("embedder") is None:
+            runtime["embedder"] = embedder_for(config.semantic)
     chunker = cls(config, **runtime)
     renderer = _renderer(config.header_keys, config.header_template)
     if not config.structure and not renderer.active:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         paged = doc.pages is not None
         for i, (s, e, n) in enumerate(chunker.spans(region)):
-            c = Chunk(text[s:e], s, e, i, n, doc=doc, metadata=dict(meta) if meta else None)
+            c = new_chunk(text[s:e], s, e, i, n, doc, dict(meta) if meta else None)
             yield _paged(c, doc) if paged else c
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
@@ -178,18 +186,18 @@ def iter_chunks(
                 heads = cur.headings
                 name, canonical = (heads[-1] if heads else None), names.of_path(heads)
             piece = own[s:e]  # a region that is one chunk: its text, not a copy
-            c = Chunk(
+            c = new_chunk(
                 piece,
                 a,
                 b,
                 i,
                 n,
-                doc=doc,
-                metadata=dict(meta) if meta else None,
-                headings=list(heads),
-                section=name,
-                section_canonical=canonical,
-                embed_text=prefix(s) + piece if prefix else piece,
+                doc,
+                dict(meta) if meta else None,
+                list(heads),
+                name,
+                canonical,
+                prefix(s) + piece if prefix else piece,
             )
             yield _paged(c, doc) if paged else c
             i += 1

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..core.boundaries import Level
+from ..core.levels import CLAUSE, LEVELS, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
 from ..core.measure import Measure, Sizer
 from ..core.packer import Packer
 
@@ -66,8 +66,8 @@ class PackingChunker:
 
     sectioned = True
     needs_embedder = False
-    end_levels: tuple[Level, ...] = tuple(Level)
-    overlap_levels: tuple[Level, ...] = (Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD)
+    end_levels: tuple[Level, ...] = LEVELS
+    overlap_levels: tuple[Level, ...] = (SENTENCE, LOWER_SENTENCE, CLAUSE, WORD)
     merge_coarser = False
     keeps_structure = True
     # the last chunks of a region share it evenly (ChunkConfig.balance can turn it off)
@@ -83,7 +83,7 @@ class PackingChunker:
         whose fast path takes the text end when it is within reach). A short section (most of
         a Markdown page's) then needs no packer, no boundaries and no ``Region``."""
         n = len(text)
-        if not n or not measure.exact_index or Level.PARAGRAPH not in self.end_levels:  # the coarsest level
+        if not n or not measure.exact_index or PARAGRAPH not in self.end_levels:  # the coarsest level
             return None
         got = measure.count(0, n, head)
         return got if got <= size else None

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..api import segment
-from ..core.boundaries import LEVEL_NAMES
+from ..core.levels import LEVEL_NAMES
 from .common import CONTEXT, Problems
 from .reading import input_options, load_inputs
 

@@ -1746,11 +1746,24 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
     int fenced = -1;
     int measured = 1; /* 1: the paragraph's widths not measured yet; then width_of's answer */
     Py_ssize_t top_c = 0, top_w = 0;
+    /* the text has a "\r": its line pattern is then boundaries._LINE, whose white space (the
+       regex module's) has no \x1f; found when a \x1f in a blank line asks */
+    int has_cr = -1;
     for (Py_ssize_t i = from; (i = PyUnicode_FindChar(text, '\n', i, stop, 1)) >= 0;) {
         Py_ssize_t q = i + 1;
         while (1) { /* \n(?:[white space but \n]*\n)*, as far as the search reaches */
             Py_ssize_t k = q;
-            while (k < stop && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
+            while (k < stop && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) {
+                if (AT(k) == 0x1F) {
+                    if (has_cr < 0) {
+                        Py_ssize_t r = PyUnicode_FindChar(text, '\r', 0, n, 1);
+                        if (r == -2) return NULL;
+                        has_cr = r >= 0;
+                    }
+                    if (has_cr) break;
+                }
+                k++;
+            }
             if (k < stop && AT(k) == '\n') q = k + 1;
             else break;
         }

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterator
+from functools import partial
 
 import regex
 
@@ -29,14 +30,14 @@ from .chars import NL as _NL
 from .chars import snap as _snap
 from .glued import glued_line_cuts, glued_near, has_glued_marks
 from .lazy import lazy
-from .levels import LEVEL_NAMES, Level, parse_level
+from .levels import CLAUSE, GRAPHEME, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level, parse_level
 from .line_starts import line_start_at, may_start_lines
 from .newlines import crlf_only, last_lf_cut, lf_only, no_newline, search_start
 from .sentence_windows import SentenceWindows
 from .sentences import candidate_rules, emote_cuts, lower_case_text
 from .softwrap import SoftWraps
 
-__all__ = ["Level", "Boundaries", "LEVEL_NAMES", "parse_level"]
+__all__ = ["Level", "Boundaries", "parse_level"]
 
 
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
@@ -81,7 +82,6 @@ class Boundaries:
         self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
-        self._soft: SoftWraps | None = None
         self._soft_wraps = soft_wraps  # the decisions are made when first asked for
         self._widths: dict[int, tuple[int, int, int]] = {}  # the compiled pass's paragraph widths
         lf = self.lf = lf_only(text)  # no line break but "\n"
@@ -102,12 +102,12 @@ class Boundaries:
     @lazy
     def sentences(self) -> SentenceWindows:
         """The sentence cuts of windows, made when first asked for (plain text often asks none)."""
-        return SentenceWindows(self.text, self.paragraph_cuts)
+        return SentenceWindows(self.text, self.paragraph_cuts())
 
     def cuts(self, level: Level) -> list[int]:
         """Sorted cuts of exactly this level over the whole text (end of text excluded)."""
         level = parse_level(level)
-        if level is Level.PARAGRAPH:
+        if level is PARAGRAPH:
             return self.paragraph_cuts()
         return self.window_cuts(level, 0, len(self.text))
 
@@ -169,13 +169,11 @@ class Boundaries:
 
     def is_soft(self, p: int) -> bool:
         """``p`` is the cut after a soft-wrap newline (see ``softwrap``)."""
-        if not self._soft_wraps or p <= 0 or self.text[p - 1] != "\n":
-            return False
-        if self._soft is None:
-            self._soft = SoftWraps(self.text)
-        paras = self.paragraph_cuts()
-        i = bisect.bisect_right(paras, p - 1)
-        return self._soft.is_soft(p, paras[i - 1] if i else 0, paras[i] if i < len(paras) else len(self.text))
+        return self._soft_wraps and p > 0 and self.text[p - 1] == "\n" and self._wraps.at(self.paragraph_cuts(), p)
+
+    @lazy
+    def _wraps(self) -> SoftWraps:  # the soft-wrap decisions, made when first asked for
+        return SoftWraps(self.text)
 
     def soft_wraps(self) -> list[int]:
         """Every soft-wrap cut of the text, in order."""
@@ -255,8 +253,10 @@ class Boundaries:
         and dicts in it fill as the text is read)."""
         # glued rows: the pass looks at each window itself (a look at the whole text, as
         # glued_cuts makes for its wider windows, would cost more than it saves here)
-        rules = (candidate_rules, self.is_soft, self.sentences.memo, glued_line_cuts, emote_cuts)
-        return (self.text, self.paragraph_cuts(), self._soft_wraps, *rules, self._widths)
+        # nothing here refers to this object (a cycle would wait for the collector)
+        paras = self.paragraph_cuts()
+        rules = (candidate_rules, partial(self._wraps.at, paras), self.sentences.memo, glued_line_cuts, emote_cuts)
+        return (self.text, paras, self._soft_wraps, *rules, self._widths)
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:
         """The line cuts in ``(lo, hi]`` that a caller merging line and sentence cuts still
@@ -361,19 +361,19 @@ class Boundaries:
         hi = min(hi, n)
         if hi <= lo:
             return []
-        if level is Level.PARAGRAPH:
+        if level is PARAGRAPH:
             arr = self.paragraph_cuts()
             return arr[bisect.bisect_right(arr, lo) : bisect.bisect_right(arr, hi)]
-        if level is Level.LINE:
+        if level is LINE:
             return self._line_window(lo, hi, tail_only, packing)
-        if level is Level.SENTENCE:
+        if level is SENTENCE:
             return self._sentence_window(lo, hi)
-        if level is Level.LOWER_SENTENCE:
+        if level is LOWER_SENTENCE:
             return self._sentence_window(lo, hi, lower=True)
-        if level is Level.CLAUSE or level is Level.WORD:
+        if level is CLAUSE or level is WORD:
             start = search_start(text, lo)
             plain = text[start : min(n, hi + 258)].isascii()  # all _regex_cuts reads
-            if level is Level.CLAUSE:
+            if level is CLAUSE:
                 return self._regex_cuts(_CLAUSE_ASCII if plain else _CLAUSE, lo, hi, start)
             return self._regex_cuts(_WORD_ASCII if plain else _WORD, lo, hi, start)
         # GRAPHEME: lo is always a boundary (every chunk starts at one), so \X is exact here.
@@ -393,11 +393,11 @@ class Boundaries:
         """The coarsest level at which ``p`` is a cut (start and end of text count as paragraph)."""
         n = len(self.text)
         if p >= n or p <= 0:
-            return Level.PARAGRAPH
-        for level in (Level.PARAGRAPH, Level.LINE, Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD):
+            return PARAGRAPH
+        for level in (PARAGRAPH, LINE, SENTENCE, LOWER_SENTENCE, CLAUSE, WORD):
             if p in self.window_cuts(level, p - 1, p):
                 return level
-        return Level.GRAPHEME
+        return GRAPHEME
 
     def units(self, level: Level) -> Iterator[tuple[int, int]]:
         """Spans ``(start, end)`` of the units at ``level``, covering the text exactly."""
@@ -406,7 +406,7 @@ class Boundaries:
         if n == 0:
             return
         cut_set: set[int] = set()
-        for lv in Level:
+        for lv in LEVELS:
             if lv > level:
                 break
             cut_set.update(self.window_cuts(lv, 0, n))

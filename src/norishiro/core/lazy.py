@@ -30,5 +30,8 @@ class lazy(Generic[T]):
     def __get__(self, obj: Any, owner: type | None = None) -> T:
         if obj is None:
             return self  # type: ignore[return-value]
-        value = obj.__dict__[self.name] = self.compute(obj)
+        value = self.compute(obj)
+        # setattr, not obj.__dict__[...]: asking for the dict makes one of the values Python
+        # keeps in the object, and every later attribute read goes through it
+        setattr(obj, self.name, value)
         return value

@@ -7,18 +7,18 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 
-from .boundaries import Level
+from .levels import CLAUSE, GRAPHEME, LEVELS, LINE, LOWER_SENTENCE, SENTENCE, WORD, Level
 
 __all__ = ["OverlapSearch"]
 
-_FINER = (Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD)  # the overlap levels below the sentence
+_FINER = (LOWER_SENTENCE, CLAUSE, WORD)  # the overlap levels below the sentence
 
 
 class OverlapSearch:
     """The overlap half of :class:`~norishiro.core.packer.Packer` (which provides the text's
     boundaries ``bnd``, the measure ``m``, ``overlap``, ``overlap_levels``, ``exact``,
     ``indexed``, ``_quick`` (characters, the sentence level first: ``first_starts`` answers),
-    and ``_blocked``, ``_cuts_upto``, ``raw_fits``)."""
+    and ``_blocked``, ``raw_fits``)."""
 
     def _overlap_lo(self, s: int, e: int) -> int:
         """Where overlap candidates begin: no start before it fits the overlap budget.
@@ -59,7 +59,7 @@ class OverlapSearch:
             if self.exact:
                 # every cut after lo fits, and the first is the longest overlap
                 found = False
-                if level is Level.SENTENCE:  # nearly always the level that has one
+                if level is SENTENCE:  # nearly always the level that has one
                     for c in self._sentence_starts(s, e, lo, first):
                         found = True
                         yield c
@@ -71,7 +71,7 @@ class OverlapSearch:
                 a, step = lo, 128
                 # the compiled pass found no start at the sentence level or coarser: only the
                 # finer levels' own cuts can be starts
-                finer = first == 0 and level is not Level.GRAPHEME
+                finer = first == 0 and level is not GRAPHEME
                 while a < e - 1:
                     b = min(e - 1, a + step)
                     for c in self._finer_cuts(level, s, e, a, b) if finer else self._overlap_iter(level, s, e, a, b):
@@ -102,13 +102,13 @@ class OverlapSearch:
         if free > e - 1:
             return True
         finest = self.overlap_levels[-1]
-        return e - 1 - free < 64 and finest is not Level.GRAPHEME and not self._cuts_upto(finest, free - 1, e - 1)
+        return e - 1 - free < 64 and finest is not GRAPHEME and not self._cuts_upto(finest, free - 1, e - 1)
 
     def _overlap_cands(self, level: Level, s: int, e: int, lo: int, hi: int) -> list[int]:
         """Starts in ``(lo, hi]`` at ``level`` or any coarser level (a line start is also a
         sentence start), inside the chunk ``s..e`` and not inside an atom."""
-        if level is Level.GRAPHEME:
-            cands = self.bnd.window_cuts(Level.GRAPHEME, lo, hi)
+        if level is GRAPHEME:
+            cands = self.bnd.window_cuts(GRAPHEME, lo, hi)
         else:
             cands = self._cuts_upto(level, lo, hi)
         return [c for c in cands if s < c < e and not self._blocked(c)]
@@ -116,14 +116,14 @@ class OverlapSearch:
     def _overlap_iter(self, level: Level, s: int, e: int, lo: int, hi: int) -> Iterator[int]:
         """``_overlap_cands`` one at a time, in order: a newline gets its soft-wrap test only
         when it is reached (the first start usually serves, and most need none)."""
-        if level < Level.SENTENCE or level is Level.GRAPHEME:
+        if level < SENTENCE or level is GRAPHEME:
             yield from self._overlap_cands(level, s, e, lo, hi)
             return
         sure: set[int] = set(self.bnd.glued_cuts(lo, hi))
-        for lv in Level:
+        for lv in LEVELS:
             if lv > level:
                 break
-            if lv is not Level.LINE:  # a line start inferred at a sentence end is a sentence cut
+            if lv is not LINE:  # a line start inferred at a sentence end is a sentence cut
                 sure.update(self.bnd.window_cuts(lv, lo, hi))
         for c in sorted(sure.union(self.bnd.newline_cuts(lo, hi))):
             if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
@@ -153,7 +153,7 @@ class OverlapSearch:
             return
         if first > 0:  # the compiled pass found the first; the rest only if asked for
             yield first
-        for c in self._overlap_iter(Level.SENTENCE, s, e, lo, hi):
+        for c in self._overlap_iter(SENTENCE, s, e, lo, hi):
             if c > first:
                 yield c
 
@@ -179,3 +179,15 @@ class OverlapSearch:
         while a < len(cands) and not fits(cands[a], e, budget):
             a += 1
         return a
+
+    def _cuts_upto(self, level: Level, lo: int, hi: int) -> list[int]:
+        """Cuts in ``(lo, hi]`` at ``level`` or any coarser level, sorted."""
+        merged: set[int] = set()
+        for lv in LEVELS:
+            if lv > level:
+                break
+            if lv is LINE and level >= SENTENCE:  # sentence ends come next
+                merged.update(self.bnd.line_cuts_beside_sentences(lo, hi))
+            else:
+                merged.update(self.bnd.window_cuts(lv, lo, hi))
+        return sorted(merged)

@@ -23,7 +23,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 
-from .boundaries import Boundaries, Level
+from .boundaries import Boundaries
+from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
 from .measure import Measure
 from .newlines import no_newline
 from .overlap import OverlapSearch
@@ -39,8 +40,8 @@ class Packer(OverlapSearch):
         measure: Measure,
         size: int,
         overlap: int = 0,
-        end_levels: Sequence[Level] = tuple(Level),
-        overlap_levels: Sequence[Level] = (Level.SENTENCE, Level.LOWER_SENTENCE, Level.CLAUSE, Level.WORD),
+        end_levels: Sequence[Level] = LEVELS,
+        overlap_levels: Sequence[Level] = (SENTENCE, LOWER_SENTENCE, CLAUSE, WORD),
         boundaries: Boundaries | None = None,
         prefix: Callable[[int], str] | None = None,
         atoms: Sequence[tuple[int, int]] = (),
@@ -57,7 +58,7 @@ class Packer(OverlapSearch):
         self.end_levels = sorted(end_levels)
         self.overlap_levels = sorted(overlap_levels)
         # characters with the sentence level first: the compiled pass finds the overlap's start
-        self._quick = measure.exact_index and self.overlap_levels[:1] == [Level.SENTENCE]
+        self._quick = measure.exact_index and self.overlap_levels[:1] == [SENTENCE]
         self.bnd = boundaries or Boundaries(text)
         # an end level's cuts include those of every coarser level (farthest cut wins)
         self.merge_coarser = merge_coarser
@@ -265,7 +266,7 @@ class Packer(OverlapSearch):
         if hi <= lo:
             return None
         levels = self.end_levels
-        if self.exact and levels[0] is Level.PARAGRAPH:
+        if self.exact and levels[0] is PARAGRAPH:
             # fast path for characters: most chunks end at the text end or a paragraph
             # (every cut up to hi fits: the farthest one that is usable is the answer)
             if hi >= self.n:
@@ -275,7 +276,7 @@ class Packer(OverlapSearch):
             free = not avoid_heads and (not self._atom_starts or self._atom_free(lo, hi))  # every cut is usable
             while j >= 0 and para[j] > lo:
                 if free or self._usable(para[j], avoid_heads):
-                    self._level = Level.PARAGRAPH
+                    self._level = PARAGRAPH
                     return para[j]
                 j -= 1
             levels = levels[1:]
@@ -287,7 +288,7 @@ class Packer(OverlapSearch):
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
             wide = None
-            if near > lo and level is Level.LINE and no_newline(self.text, lo, hi):
+            if near > lo and level is LINE and no_newline(self.text, lo, hi):
                 # a text that lost its lines: the wide window's line cuts first (its inferred
                 # line starts hold the near one's); where it has none and no glued row can
                 # begin near the end, the near one has none either
@@ -295,7 +296,7 @@ class Packer(OverlapSearch):
                 if not wide and not self.bnd.glued_near(near, hi):
                     continue
             for window_lo in (near, lo) if near > lo else (lo,):
-                if self.exact and level is Level.LINE and not self.merge_coarser and hi < self.n:
+                if self.exact and level is LINE and not self.merge_coarser and hi < self.n:
                     # every cut up to hi fits: the farthest usable line cut is the answer, and
                     # the cuts are looked at from the end, so the newlines and sentence ends
                     # before it need no test (near the text end, _cuts may add the end itself)
@@ -331,7 +332,7 @@ class Packer(OverlapSearch):
         t = max(t, lo + 1)  # never at or before lo: an overlapping chunk must reach past the one before it
         if t >= e:
             return e
-        if lv is Level.PARAGRAPH:  # window_cuts(PARAGRAPH, t - 1, e), read in place
+        if lv is PARAGRAPH:  # window_cuts(PARAGRAPH, t - 1, e), read in place
             para = self.bnd.paragraph_cuts()
             cands = islice(para, bisect_left(para, t), bisect_right(para, e))
         else:
@@ -354,17 +355,26 @@ class Packer(OverlapSearch):
         """``c`` may end a chunk: not inside an atom, and not on a heading when avoided."""
         return not (self._atom_starts and self._blocked(c)) and not (avoid_heads and self._on_heading(c))
 
-    def _cuts_upto(self, level: Level, lo: int, hi: int) -> list[int]:
-        """Cuts in ``(lo, hi]`` at ``level`` or any coarser level, sorted."""
-        merged: set[int] = set()
-        for lv in Level:
-            if lv > level:
-                break
-            if lv is Level.LINE and level >= Level.SENTENCE:  # sentence ends come next
-                merged.update(self.bnd.line_cuts_beside_sentences(lo, hi))
-            else:
-                merged.update(self.bnd.window_cuts(lv, lo, hi))
-        return sorted(merged)
+    def _plain_end(self, s: int, lo: int) -> int | None:
+        """``find_end`` for characters with no prefix, atom or heading, where the paragraph
+        level comes first (plain text): its fast path and the balancing of the last chunks
+        written out in one call, the search where no paragraph cut serves."""
+        n, hi, para = self.n, s + self.size, self._para
+        if hi >= n:
+            return n if n > lo else None
+        j = bisect_right(para, hi) - 1
+        if j < 0 or para[j] <= lo:
+            return self.find_end(s, lo)
+        e = para[j]
+        if s >= self._balance_from:  # _balanced, for a paragraph cut
+            rest = n - s
+            k = -(-rest // self.size)
+            if 2 <= k <= _BALANCED_TAIL:
+                share = -(-rest // k)
+                t = max(min(n, s + share), lo + 1)
+                if t < e:
+                    return para[bisect_left(para, t)]  # e itself is one of them
+        return e
 
     def spans(self) -> Iterator[Span]:
         """Yield ``(start, end, size)`` covering the text in order."""
@@ -372,7 +382,12 @@ class Packer(OverlapSearch):
         s = 0
         if s >= n:
             return
-        e = self.find_end(s, s)
+        find_end = self.find_end
+        if self._plain and not self._atom_starts and not self._head_starts and not self.merge_coarser:
+            if self.end_levels[0] is PARAGRAPH and n > self.size:
+                self._para = self.bnd.paragraph_cuts()
+                find_end = self._plain_end
+        e = find_end(s, s)
         if e is None:  # a single grapheme larger than the budget: emit it, reported by size
             e = self.bnd.first_grapheme_end(s)
         first_start = None  # made at the first overlap start (a text of one chunk needs none)
@@ -385,19 +400,19 @@ class Packer(OverlapSearch):
                 first_start = self.first_starts()
             first = first_start(s, e)
             if first > 0:  # the search's first candidate, compiled; the search only if it fails
-                nxt_e = self.find_end(first, e)
+                nxt_e = find_end(first, e)
                 nxt_s = first if nxt_e is not None else e
             for tries, cand in (
                 enumerate(self.overlap_starts(s, e, first)) if self.overlap > 0 and nxt_e is None else ()
             ):
                 if tries >= 8:
                     break
-                got = self.find_end(cand, e)
+                got = find_end(cand, e)
                 if got is not None:
                     nxt_s, nxt_e = cand, got
                     break
             if nxt_e is None:
-                nxt_e = self.find_end(e, e)
+                nxt_e = find_end(e, e)
                 if nxt_e is None:
                     nxt_e = self.bnd.first_grapheme_end(e)
             s, e = nxt_s, nxt_e

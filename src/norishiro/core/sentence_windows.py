@@ -12,7 +12,6 @@ few lines: they are scanned alone, and the paragraph never is.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
 
 from .sentences import lower_case_text, sentence_and_lower_cuts
 
@@ -22,16 +21,19 @@ Pair = tuple[list[int], list[int]]
 # the lines a window covers are scanned alone when they are this much shorter than their
 # paragraph (and the paragraph is not scanned already)
 _LOCAL_SHARE = 4
+_NO_WINDOW: tuple[int, int, Pair] = (-1, -1, ([], []))  # no window is (-1, -1): never given out
 
 
 class SentenceWindows:
-    def __init__(self, text: str, paragraph_cuts: Callable[[], list[int]]):
+    def __init__(self, text: str, paragraph_cuts: list[int]):
         self.text = text
-        self._paragraph_cuts = paragraph_cuts
+        # the cuts themselves, not the Boundaries' method: a bound method here would make the
+        # text's objects a reference cycle, which only the collector frees
+        self.paragraphs = paragraph_cuts
         self.memo: dict[int, Pair] = {}  # the paragraphs scanned whole, by their start
         # the last two windows asked for: a token packer asks for a window near the budget's
         # end and a wider one at the line level, then the near one at the sentence level
-        self._recent: list[tuple[int, int, Pair]] = [(-1, -1, ([], [])), (-1, -1, ([], []))]
+        self._recent: list[tuple[int, int, Pair]] = [_NO_WINDOW, _NO_WINDOW]
         self.lower_text: bool | None = None  # the text starts its sentences in lower case (when known)
         self.local = True  # scan the covered lines alone where that is shorter (tests: False)
 
@@ -53,7 +55,7 @@ class SentenceWindows:
             if a == lo and b == hi:
                 return got
         text = self.text
-        paras = self._paragraph_cuts()
+        paras = self.paragraphs
         k = bisect.bisect_right(paras, lo)  # the paragraph holding lo
         sentence: list[int] = []
         before_lower: list[int] = []
@@ -75,7 +77,7 @@ class SentenceWindows:
     def scanned(self, p: int, scan: bool = False) -> Pair | None:
         """The cuts of the paragraph holding ``p`` when it was scanned whole (with ``scan``:
         scanned now if it was not), else None."""
-        paras = self._paragraph_cuts()
+        paras = self.paragraphs
         k = bisect.bisect_right(paras, p)
         start = paras[k - 1] if k else 0
         got = self.memo.get(start)

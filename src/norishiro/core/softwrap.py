@@ -211,6 +211,14 @@ class SoftWraps:
         got = self._known[p] = i < len(para.ends) - 1 and para.ends[i] == p and para.soft(i)
         return got
 
+    def at(self, paras: list[int], p: int) -> bool:
+        """``p`` is the cut after a soft-wrap newline, in the text whose paragraph cuts are
+        ``paras`` (``Boundaries.is_soft`` with soft wraps on)."""
+        if p <= 0 or self.text[p - 1] != "\n":
+            return False
+        i = bisect_right(paras, p - 1)
+        return self.is_soft(p, paras[i - 1] if i else 0, paras[i] if i < len(paras) else len(self.text))
+
     def _by_width(self, p: int, start: int, end: int) -> bool | None:
         """:meth:`_Paragraph.soft` where the paragraph's width and the two lines settle it,
         compiled: a long hard-wrapped paragraph is then measured in one pass and never split
