@@ -15,7 +15,9 @@ out). A process's count still moves by about two million instructions from run t
 Modes: ``chars`` (2,000 characters, plain text), ``overlap`` (the same, 250 characters of
 overlap), ``tokens`` (o200k_base at 512), ``structure`` (2,000 characters, structure on);
 and parts of structure on: ``scan`` (the compiled line scan, ``TextLines``), ``sections``
-and ``atoms`` (the scan and then ``find_sections`` or ``find_atoms``).
+and ``atoms`` (the scan and then ``find_sections`` or ``find_atoms``). ``lc-chars`` and
+``lc-overlap`` count LangChain's ``RecursiveCharacterTextSplitter`` at the same size and
+overlap, for scale (both columns are then the same program).
 Needs ``valgrind`` (``apt-get install valgrind``); a round takes about 50 times as long as it
 does natively. The garbage collector is off in the rounds (where a collection falls would
 move the count by millions). Instructions are not time (a cache miss costs many), but a
@@ -34,7 +36,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODES = ("chars", "overlap", "tokens", "structure", "scan", "sections", "atoms")
+MODES = ("chars", "overlap", "tokens", "structure", "scan", "sections", "atoms", "lc-chars", "lc-overlap")
 
 
 def _round(src: str, mode: str, shape: str, lang: str, rounds: int) -> None:
@@ -55,6 +57,14 @@ def _round(src: str, mode: str, shape: str, lang: str, rounds: int) -> None:
     gc.disable()  # a collection falls in one run and not the other: millions of instructions of noise
     if mode in ("scan", "sections", "atoms"):  # parts of structure on
         _parts(mode, docs, rounds)
+        return
+    if mode.startswith("lc-"):  # the peer, for scale
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+        lc = RecursiveCharacterTextSplitter(chunk_size=2000, chunk_overlap=250 if mode == "lc-overlap" else 0)
+        for _ in range(1 + rounds):
+            for d in docs:
+                lc.split_text(d)
         return
     for _ in range(1 + rounds):
         for d in docs:
