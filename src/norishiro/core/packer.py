@@ -383,10 +383,10 @@ class Packer(OverlapSearch):
         if s >= n:
             return
         find_end = self.find_end
-        if self._plain and not self._atom_starts and not self._head_starts and not self.merge_coarser:
-            if self.end_levels[0] is PARAGRAPH and n > self.size:
-                self._para = self.bnd.paragraph_cuts()
-                find_end = self._plain_end
+        plain = self._plain and not (self._atom_starts or self._head_starts or self.merge_coarser)
+        if plain and self.end_levels[0] is PARAGRAPH and n > self.size:
+            self._para = self.bnd.paragraph_cuts()  # read by _plain_end at every chunk
+            find_end = self._plain_end
         e = find_end(s, s)
         if e is None:  # a single grapheme larger than the budget: emit it, reported by size
             e = self.bnd.first_grapheme_end(s)

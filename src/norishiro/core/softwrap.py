@@ -212,10 +212,8 @@ class SoftWraps:
         return got
 
     def at(self, paras: list[int], p: int) -> bool:
-        """``p`` is the cut after a soft-wrap newline, in the text whose paragraph cuts are
-        ``paras`` (``Boundaries.is_soft`` with soft wraps on)."""
-        if p <= 0 or self.text[p - 1] != "\n":
-            return False
+        """``p``, just after a newline, is a soft wrap, in the text whose paragraph cuts are
+        ``paras`` (``Boundaries.is_soft`` with soft wraps on; its callers ask only there)."""
         i = bisect_right(paras, p - 1)
         return self.is_soft(p, paras[i - 1] if i else 0, paras[i] if i < len(paras) else len(self.text))
 
