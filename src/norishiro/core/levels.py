@@ -20,8 +20,8 @@ class Level(IntEnum):
 
 
 # The members as module names, and all of them in order. Reading a member off the class
-# (``Level.LINE``) or iterating the class goes through the enum's metaclass: about 800
-# instructions a read in Python 3.11, where the packer compares levels at every window.
+# (``Level.LINE``) or iterating the class goes through the enum's metaclass, unspecialized
+# in Python 3.11, and the packer compares levels at every window.
 PARAGRAPH, LINE, SENTENCE, LOWER_SENTENCE, CLAUSE, WORD, GRAPHEME = LEVELS = tuple(Level)
 
 LEVEL_NAMES = [lv.name.lower() for lv in LEVELS]
