@@ -47,6 +47,21 @@ def test_the_compiled_glued_rows_are_the_patterns():
     assert found > 1000 and unknown < 600  # the sweep reaches the patterns, and seldom asks Python
 
 
+def test_the_compiled_glued_rows_hold_windows_with_hundreds_of_marks():
+    """The compiled pass keeps the positions of every mark its patterns begin at: more than
+    its first buffer holds, same cuts."""
+    rng = random.Random(11)
+    for _ in range(40):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(150, 400)))
+        lo, hi = rng.randint(0, 40), len(text) - rng.randint(0, 40)
+        got = compiled.native.glued_cuts(text, lo, hi)
+        if got is not None:
+            assert got == _pure_cuts(text, lo, hi)
+    text = "日C123\t2026/1/8\t" * 120 + "||mmHg/分" * 60
+    assert sum(text.count(c) for c in "/|H\t") > 512
+    assert compiled.native.glued_cuts(text, 0, len(text)) == _pure_cuts(text, 0, len(text))
+
+
 def test_glued_line_cuts_answers_through_python_where_a_class_is_not_known():
     """A digit the compiled tests do not know (Arabic-Indic) beside a date's slash: None, and
     glued_line_cuts gives the regexes' answer."""

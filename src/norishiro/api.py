@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from .chunk import Chunk, new_chunk
-from .chunkers import Region, chunker_class
+from .chunkers import CHUNKERS, Region, chunker_class
 from .config import ChunkConfig, SemanticConfig
 from .core.boundaries import Boundaries, Level, parse_level
 from .core.canonical import section_names
@@ -46,28 +46,45 @@ def resolve(config: ChunkConfig | None = None, **options: Any) -> tuple[ChunkCon
     instance, ``cache``, ``trace``) beside the :class:`SemanticConfig` fields: those stay out
     of the config (which must remain JSON-able) and come back in ``runtime``.
     """
-    config, sizer, runtime = _resolved(config, options)
-    return config, sizer, dict(runtime)
+    plan = _resolved(config, options)
+    return plan.config, plan.sizer, dict(plan.runtime)
 
 
-def _resolved(config: ChunkConfig | None, options: dict[str, Any]) -> tuple[ChunkConfig, Sizer, dict[str, Any]]:
-    """``resolve``'s answer, shared by the calls with the same options (its runtime dict
-    must not be changed: a caller that adds to it copies it first)."""
+class _Plan:
+    """What ``iter_chunks`` needs of its options, made once per set of options: the config,
+    sizer and runtime objects, the chunker class, the header renderer, and the chunker itself
+    when it holds nothing but the config (most calls chunk one short text with the same
+    options: each of these, made per call, is a share of the time)."""
+
+    __slots__ = ("config", "sizer", "runtime", "cls", "chunker", "renderer", "plain")
+
+    def __init__(self, config: ChunkConfig, sizer: Sizer, runtime: dict[str, Any]):
+        self.config, self.sizer, self.runtime = config, sizer, runtime
+        self.cls = cls = chunker_class(config.strategy)
+        self.renderer = _renderer(config.header_keys, config.header_template)
+        # a chunker that holds nothing but its config serves every call with these options
+        self.chunker = cls(config) if getattr(cls, "reusable", False) and not runtime else None
+        self.plain = not config.structure and not self.renderer.active
+
+
+def _resolved(config: ChunkConfig | None, options: dict[str, Any]) -> _Plan:
+    """``resolve``'s answer as a :class:`_Plan`, shared by the calls with the same options
+    (its runtime dict must not be changed: a caller that adds to it copies it first)."""
     key = (config, tuple(options.items()))  # a call site passes its options in one order
     try:
         got = _RESOLVED.get(key)
     except TypeError:  # lists, callables ...: resolved each time
-        return _resolve(config, options)
+        return _Plan(*_resolve(config, options))
     if got is None:
         if len(_RESOLVED) >= 64:
             _RESOLVED.clear()
-        got = _RESOLVED[key] = _resolve(config, dict(options))
+        got = _RESOLVED[key] = _Plan(*_resolve(config, dict(options)))
     return got
 
 
 # the common calls repeat the same options for every document: resolving them (validation,
 # tokenizer tables) once is a measurable share of chunking a short text
-_RESOLVED: dict[Any, tuple[ChunkConfig, Sizer, dict[str, Any]]] = {}
+_RESOLVED: dict[Any, _Plan] = {}
 
 
 def _resolve(config: ChunkConfig | None, options: dict[str, Any]) -> tuple[ChunkConfig, Sizer, dict[str, Any]]:
@@ -134,17 +151,19 @@ def iter_chunks(
     """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output).
     ``excluded`` (a list) receives the sections left out by ``sections_include`` /
     ``sections_exclude``, so that a caller can report them."""
-    doc = _as_document(text_or_document)
-    config, sizer, runtime = _resolved(config, options)
+    doc = text_or_document if type(text_or_document) is Document else _as_document(text_or_document)
+    plan = _resolved(config, options)
+    config, sizer = plan.config, plan.sizer
     if config.deid:
         yield from _deidentified_chunks(doc, config, embedder, cache, trace, excluded)
         return
     text, meta = doc.text, doc.metadata
     if not text or text.isspace():  # nothing to embed: no chunk (a blank chunk would only add noise)
         return
-    cls = chunker_class(config.strategy)
-    if embedder is not None or cache is not None or trace is not None or cls.needs_embedder:
-        runtime = dict(runtime)  # the resolved one is shared
+    cls = CHUNKERS[config.strategy]  # registered anew since the plan was made: not its chunker
+    chunker = plan.chunker if plan.cls is cls else None
+    if chunker is None or embedder is not None or cache is not None or trace is not None:
+        runtime = dict(plan.runtime)  # the resolved one is shared
         if embedder is not None:
             runtime["embedder"] = embedder
         if cache is not None:
@@ -153,9 +172,9 @@ def iter_chunks(
             runtime["trace"] = trace
         if cls.needs_embedder and runtime.get("embedder") is None:
             runtime["embedder"] = embedder_for(config.semantic)
-    chunker = cls(config, **runtime)
-    renderer = _renderer(config.header_keys, config.header_template)
-    if not config.structure and not renderer.active:
+        chunker = cls(config, **runtime)
+    renderer = plan.renderer
+    if plan.plain:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         paged = doc.pages is not None
         for i, (s, e, n) in enumerate(chunker.spans(region)):

@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..core.boundaries import Boundaries
 from ..core.levels import CLAUSE, LEVELS, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
 from ..core.measure import Measure, Sizer
 from ..core.packer import Packer
+from ..core.plain import plain_spans
 
 __all__ = ["Region", "Chunker", "Span", "PackingChunker"]
 
@@ -66,6 +68,8 @@ class PackingChunker:
 
     sectioned = True
     needs_embedder = False
+    # an instance holds nothing but its config: one serves every call with the same options
+    reusable = True
     end_levels: tuple[Level, ...] = LEVELS
     overlap_levels: tuple[Level, ...] = (SENTENCE, LOWER_SENTENCE, CLAUSE, WORD)
     merge_coarser = False
@@ -93,16 +97,38 @@ class PackingChunker:
         whole = self.one_chunk(region.text, region.measure, region.size, region.prefix(0) if region.prefix else "")
         if whole is not None:
             return iter([(0, len(region.text), whole)])
-        return Packer(
-            region.text,
-            region.measure,
-            region.size,
-            region.overlap,
-            end_levels=self.end_levels,
-            overlap_levels=self.overlap_levels,
-            prefix=region.prefix,
-            atoms=region.atoms if keep else (),
-            heads=region.heads if keep else (),
-            merge_coarser=self.merge_coarser,
-            balance=self.balances and getattr(self.config, "balance", True),
-        ).spans()
+        balance = self.balances and getattr(self.config, "balance", True)
+
+        def packer(boundaries: Boundaries | None = None) -> Packer:
+            return Packer(
+                region.text,
+                region.measure,
+                region.size,
+                region.overlap,
+                end_levels=self.end_levels,
+                overlap_levels=self.overlap_levels,
+                boundaries=boundaries,
+                prefix=region.prefix,
+                atoms=region.atoms if keep else (),
+                heads=region.heads if keep else (),
+                merge_coarser=self.merge_coarser,
+                balance=balance,
+            )
+
+        if (
+            region.prefix is None
+            and region.measure.exact_index
+            and not (keep and (region.atoms or region.heads))
+            and self._plain_levels(region.overlap > 0)
+        ):
+            return plain_spans(packer, region.text, region.measure, region.size, region.overlap, balance)
+        return packer().spans()
+
+    def _plain_levels(self, overlap: bool) -> bool:
+        """The levels ``plain_spans`` serves: the paragraph's first, the sentence's first
+        for overlap, no level's cuts merged with the coarser ones'."""
+        return (
+            min(self.end_levels) is PARAGRAPH
+            and not self.merge_coarser
+            and (not overlap or min(self.overlap_levels, default=None) is SENTENCE)
+        )

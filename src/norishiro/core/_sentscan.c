@@ -1466,38 +1466,57 @@ static Py_ssize_t date_row_at(State *st, Py_ssize_t p, Py_ssize_t b, PyObject *o
    new reference) where a character's class is not known here (Python then looks), or NULL.
    Each pattern is a pass of its own (their cuts come in the patterns' order, each pattern's
    matches apart, as finditer gives them), and each pass reads only where its matches can
-   begin: a date's slash is four digits in, a unit begins at its slash or the "mm" of mmHg. */
+   begin: a date's slash is four digits in, a unit begins at its slash or the "mm" of mmHg.
+   The characters the passes begin at ("|", 【■◆●, "/", "H", tab) are found in one read of
+   the window first; each pass then goes through those alone. */
+#define GLUED_MARK(c) ((c) == '/' || (c) == '|' || (c) == 'H' || (c) == '\t' || ((c) >= 0x25A0 && ((c) == 0x3010 || (c) == 0x25A0 || (c) == 0x25C6 || (c) == 0x25CF)))
 static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
     Py_ssize_t n = st->n, a = lo - 16 > 0 ? lo - 16 : 0, b = hi + 16 < n ? hi + 16 : n;
     PyObject *out = PyList_New(0);
     if (!out || !glued_mark_in(st, a, b)) return out;
-    Py_ssize_t i, j, e, pos, last;
+    Py_ssize_t local[256], *marks = local, cap = 256, nm = 0;
+    for (Py_ssize_t i = a;; i++) {
+        FIND_FIRST(st, i, b, GLUED_MARK(c));
+        if (i >= b) break;
+        if (nm == cap) {
+            Py_ssize_t *more = PyMem_Malloc(2 * cap * sizeof(Py_ssize_t));
+            if (!more) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            memcpy(more, marks, nm * sizeof(Py_ssize_t));
+            if (marks != local) PyMem_Free(marks);
+            marks = more;
+            cap *= 2;
+        }
+        marks[nm++] = i;
+    }
+    Py_ssize_t i, j, k, e, pos, last;
+    int tab = 0;
 #define KEEP(p)                                                                                                      \
     do {                                                                                                             \
         if ((p) > lo && (p) <= hi && (p) < n && append_cut(out, (p)) < 0) goto fail;                                \
     } while (0)
-    for (i = a;;) { /* || */
-        FIND_FIRST(st, i, b, c == '|');
+    for (k = 0, pos = a; k < nm; k++) { /* || */
+        i = marks[k];
+        Py_UCS4 c = AT(i);
+        tab |= c == '\t';
+        if (c != '|' || i < pos) continue;
         if (i + 1 >= b) break;
         if (AT(i + 1) == '|') {
             KEEP(i + 1);
-            i += 2;
-        } else {
-            i++;
+            pos = i + 2;
         }
     }
-    for (i = a;; i++) { /* (?<=\S)[【■◆●] */
-        FIND_FIRST(st, i, b, c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF);
-        if (i >= b) break;
-        if (i > 0 && !rx_space(AT(i - 1))) KEEP(i);
+    for (k = 0; k < nm; k++) { /* (?<=\S)[【■◆●] */
+        i = marks[k];
+        Py_UCS4 c = AT(i);
+        if (c >= 0x25A0 && i > 0 && !rx_space(AT(i - 1))) KEEP(i);
     }
-    i = a;
-    FIND_FIRST(st, i, b, c == '\t');
-    int tab = i < b;
     /* \t<date>\t | <date>\t: a match begins five (a tab) or four characters before a slash */
-    for (j = a, pos = a, last = -1;; j++) {
-        FIND_FIRST(st, j, b, c == '/');
-        if (j >= b) break;
+    for (k = 0, pos = a, last = -1; k < nm; k++) {
+        j = marks[k];
+        if (AT(j) != '/') continue;
         for (Py_ssize_t p = j - 5; p <= j - 4; p++) {
             if (p < pos || p <= last) continue;
             last = p;
@@ -1507,10 +1526,11 @@ static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
             if (e >= 0) pos = e;
         }
     }
-    for (i = a, pos = a;; i++) { /* a lab unit glued to the next test's name: at a slash or mmHg */
-        FIND_FIRST(st, i, b, c == '/' || c == 'H');
-        if (i >= b) break;
-        Py_ssize_t q = AT(i) == '/' ? i : i - 2;
+    for (k = 0, pos = a; k < nm; k++) { /* a lab unit glued to the next test's name: at a slash or mmHg */
+        i = marks[k];
+        Py_UCS4 c = AT(i);
+        if (c != '/' && c != 'H') continue;
+        Py_ssize_t q = c == '/' ? i : i - 2;
         if (q < pos) continue;
         e = glued_unit_at(st, q, b);
         if (e == -2) goto unknown;
@@ -1520,9 +1540,9 @@ static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
         }
     }
     /* (?<=[^\s\d/.,\-])<date>\t inside a tab-separated row: four characters before a slash */
-    for (j = a, pos = a; tab; j++) {
-        FIND_FIRST(st, j, b, c == '/');
-        if (j >= b) break;
+    for (k = 0, pos = a; tab && k < nm; k++) {
+        j = marks[k];
+        if (AT(j) != '/') continue;
         Py_ssize_t p = j - 4;
         if (p < pos || p <= 0) continue;
         e = date_cell_at(st, p, b);
@@ -1538,14 +1558,18 @@ static PyObject *glued_rows(State *st, Py_ssize_t lo, Py_ssize_t hi) {
         pos = e;
     }
 #undef KEEP
+    if (marks != local) PyMem_Free(marks);
     return out;
 unknown:
+    if (marks != local) PyMem_Free(marks);
     Py_DECREF(out);
     Py_RETURN_NONE;
 fail:
+    if (marks != local) PyMem_Free(marks);
     Py_DECREF(out);
     return NULL;
 }
+#undef GLUED_MARK
 
 /* glued_anywhere(text) -> glued.has_glued_marks(text): "||", "mmHg", 【■◆● or a slash a
    date or a unit needs, found with the string searches (most texts hold none) */

@@ -28,9 +28,9 @@ from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, W
 from .measure import Measure
 from .newlines import no_newline
 from .overlap import OverlapSearch
+from .plain import BALANCED_TAIL, paragraph_end
 
 Span = tuple[int, int, int]  # start, end, size
-_BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
 
 
 class Packer(OverlapSearch):
@@ -69,7 +69,7 @@ class Packer(OverlapSearch):
         # with ``balance``, chunks from here on (the last four budgets) may end earlier
         self._balance_from = self.n + 1
         if balance and (self.exact or self.indexed):
-            self._balance_from = measure.back(self.n, _BALANCED_TAIL * size)
+            self._balance_from = measure.back(self.n, BALANCED_TAIL * size)
         self._counts: dict[tuple[int, int], int] = {}
         # text put in front of a chunk starting at s (context header, repeated table header):
         # it counts against the budget, so every size below is of prefix + text
@@ -325,7 +325,7 @@ class Packer(OverlapSearch):
             return e
         rest = (self.n - s) if self._plain else (self.estimate(s, self.n) or 0)
         k = -(-rest // self.size)  # the fewest chunks that can hold the rest
-        if not 2 <= k <= _BALANCED_TAIL:
+        if not 2 <= k <= BALANCED_TAIL:
             return e
         share = -(-rest // k)
         t = min(self.n, s + share) if self._plain else self._reach(s, share + self.plen(s))
@@ -358,26 +358,13 @@ class Packer(OverlapSearch):
     def _plain_end(self, s: int, lo: int) -> int | None:
         """``find_end`` for characters with no prefix, atom or heading, where the paragraph
         level comes first (plain text): its fast path and the balancing of the last chunks
-        written out in one call, the search where no paragraph cut serves."""
-        n, hi, para = self.n, s + self.size, self._para
-        if hi >= n:
-            return n if n > lo else None
-        j = bisect_right(para, hi) - 1
-        if j < 0 or para[j] <= lo:
-            return self.find_end(s, lo)
-        e = para[j]
-        if s >= self._balance_from:  # _balanced, for a paragraph cut
-            rest = n - s
-            k = -(-rest // self.size)
-            if 2 <= k <= _BALANCED_TAIL:
-                share = -(-rest // k)
-                t = max(min(n, s + share), lo + 1)
-                if t < e:
-                    return para[bisect_left(para, t)]  # e itself is one of them
-        return e
+        in one call, the search where no paragraph cut serves."""
+        got = paragraph_end(self._para, self.n, self.size, self._balance_from, s, lo)
+        return self.find_end(s, lo) if got == -1 else got
 
-    def spans(self) -> Iterator[Span]:
-        """Yield ``(start, end, size)`` covering the text in order."""
+    def spans(self, after: tuple[int, int] | None = None) -> Iterator[Span]:
+        """Yield ``(start, end, size)`` covering the text in order; with ``after``, those
+        after the chunk ``(start, end)`` (which another search gave: see ``plain``)."""
         n = self.n
         s = 0
         if s >= n:
@@ -387,12 +374,17 @@ class Packer(OverlapSearch):
         if plain and self.end_levels[0] is PARAGRAPH and n > self.size:
             self._para = self.bnd.paragraph_cuts()  # read by _plain_end at every chunk
             find_end = self._plain_end
-        e = find_end(s, s)
-        if e is None:  # a single grapheme larger than the budget: emit it, reported by size
-            e = self.bnd.first_grapheme_end(s)
+        if after is None:
+            e = find_end(s, s)
+            if e is None:  # a single grapheme larger than the budget: emit it, reported by size
+                e = self.bnd.first_grapheme_end(s)
+        else:
+            s, e = after
         first_start = None  # made at the first overlap start (a text of one chunk needs none)
         while True:
-            yield s, e, (e - s) if self._plain else self.count(s, e)
+            if after is None:
+                yield s, e, (e - s) if self._plain else self.count(s, e)
+            after = None
             if e >= n:
                 return
             nxt_s, nxt_e = e, None

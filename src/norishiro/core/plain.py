@@ -1,0 +1,77 @@
+"""Plain text in characters, packed without a :class:`~norishiro.core.packer.Packer` while
+every chunk ends at a paragraph cut or the text's end and every overlap starts where the
+compiled pass says: the common case of a short document, where making the packer (its
+lists, dicts and levels) and its generator is a measurable share of the time. Where
+anything else is needed, the packer takes over from the last chunk given, with the same
+boundaries: the spans are the packer's (tests compare both).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+
+from .boundaries import Boundaries
+from .measure import Measure
+
+__all__ = ["paragraph_end", "plain_spans", "BALANCED_TAIL"]
+
+Span = tuple[int, int, int]
+BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
+
+
+def paragraph_end(para: list[int], n: int, size: int, balance_from: int, s: int, lo: int) -> int | None:
+    """The packer's end for a chunk of plain text in characters starting at ``s`` that must
+    reach past ``lo``, where the paragraph level comes first: the text's end when it is
+    within reach, else the farthest paragraph cut that is, moved back to an even share of
+    the rest when the last chunks share it (``s >= balance_from``); -1 where no paragraph
+    cut serves (the packer's search must look), None where no end can reach past ``lo``."""
+    hi = s + size
+    if hi >= n:
+        return n if n > lo else None
+    j = bisect_right(para, hi) - 1
+    if j < 0 or para[j] <= lo:
+        return -1
+    e = para[j]
+    if s >= balance_from:  # the packer's balancing, for a paragraph cut
+        rest = n - s
+        k = -(-rest // size)
+        if 2 <= k <= BALANCED_TAIL:
+            share = -(-rest // k)
+            t = max(min(n, s + share), lo + 1)
+            if t < e:
+                return para[bisect_left(para, t)]  # e itself is one of them
+    return e
+
+
+def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, balance: bool) -> Iterator[Span]:
+    """``packer(boundaries).spans()`` for plain text in characters longer than ``size``,
+    with the paragraph level first (and the sentence level first for overlap): the chunks
+    found here while paragraph cuts and the compiled overlap start serve, the packer's
+    from there on (``packer`` makes it, over these boundaries)."""
+    n = len(text)
+    bnd = Boundaries(text)
+    para = bnd.paragraph_cuts()
+    balance_from = measure.back(n, BALANCED_TAIL * size) if balance else n + 1
+    s, e = 0, paragraph_end(para, n, size, balance_from, 0, 0)
+    if e is None or e < 0:
+        yield from packer(bnd).spans()
+        return
+    first_start = None
+    while True:
+        yield s, e, e - s
+        if e >= n:
+            return
+        nxt = e
+        if overlap > 0:
+            if first_start is None:
+                first_start = bnd.first_starts(None, overlap + 1)
+            first = first_start(s, e) if first_start is not None else -2
+            if first <= 0:  # the search's generators must look
+                break
+            nxt = first
+        got = paragraph_end(para, n, size, balance_from, nxt, e)
+        if got is None or got < 0:
+            break
+        s, e = nxt, got
+    yield from packer(bnd).spans(after=(s, e))

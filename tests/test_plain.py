@@ -1,0 +1,64 @@
+"""``core.plain``: plain text in characters packed without a packer gives the packer's
+spans, and the packer resumed after any chunk gives the rest of them."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from norishiro.chunkers import CHUNKERS, Region
+from norishiro.core.boundaries import Boundaries
+from norishiro.core.measure import CharMeasure
+from norishiro.core.packer import Packer
+from norishiro.core.plain import plain_spans
+from test_properties import texts
+
+# clinical text with its single newlines lost: paragraphs, sentences, glued rows and dates
+_PIECES = ["。", "\n\n", "\n", "所見：異常なし", "2026/1/8\t", "CRP 0.3mg/dL", "||", " ", "ない。", "Dr. Ito. "]
+_clinical = st.lists(st.sampled_from(_PIECES), max_size=200).map("".join)
+# paragraphs of a few pieces each: most chunks end at a paragraph cut (the plain path's case)
+_paragraphs = st.lists(
+    st.lists(st.sampled_from(_PIECES[2:]), min_size=1, max_size=8).map("".join), min_size=2, max_size=40
+).map("\n\n".join)
+
+
+def _packer(text: str, size: int, overlap: int, balance: bool):
+    chunker = CHUNKERS["recursive"]
+
+    def make(boundaries: Boundaries | None = None) -> Packer:
+        return Packer(
+            text,
+            CharMeasure(text),
+            size,
+            overlap,
+            end_levels=chunker.end_levels,
+            overlap_levels=chunker.overlap_levels,
+            boundaries=boundaries,
+            balance=balance,
+        )
+
+    return make
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(texts, _clinical, _paragraphs, _paragraphs), st.integers(1, 120), st.integers(0, 60), st.booleans())
+def test_plain_spans_are_the_packers(text, size, overlap, balance):
+    overlap = min(overlap, size - 1) if size > 1 else 0
+    make = _packer(text, size, overlap, balance)
+    want = list(make().spans())
+    if len(text) > size:
+        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance)) == want
+    for k, (s, e, _n) in enumerate(want):  # resumed after any chunk: the rest
+        assert list(make().spans(after=(s, e))) == want[k + 1 :]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(_clinical, _paragraphs), st.integers(20, 200))
+def test_the_recursive_chunker_takes_the_plain_path_with_the_same_spans(text, size):
+    """Through the chunker (which picks the plain path for a region without prefix, atoms
+    or headings) and through the packer alone."""
+    chunker = CHUNKERS["recursive"]()
+    overlap = size // 8
+    region = Region(text, 0, None, CharMeasure(text), size, overlap)
+    want = list(_packer(text, size, overlap, chunker.balances)().spans())
+    if not text or len(text) <= size:
+        return
+    assert list(chunker.spans(region)) == want
