@@ -46,16 +46,22 @@ def paragraph_end(para: list[int], n: int, size: int, balance_from: int, s: int,
 
 def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, balance: bool) -> Iterator[Span]:
     """``packer(boundaries).spans()`` for plain text in characters longer than ``size``,
-    with the paragraph level first (and the sentence level first for overlap): the chunks
-    found here while paragraph cuts and the compiled overlap start serve, the packer's
-    from there on (``packer`` makes it, over these boundaries)."""
+    with the paragraph level first (and the sentence level first for overlap). A chunk that
+    ends at a paragraph cut or the text's end, and an overlap that starts where the compiled
+    pass says, need no packer; another end is the packer's ``find_end`` (``packer`` makes
+    one, over these boundaries, when first needed), and where that finds none or the
+    overlap needs the search's generators, the packer goes on from the last chunk given."""
     n = len(text)
     bnd = Boundaries(text)
     para = bnd.paragraph_cuts()
     balance_from = measure.back(n, BALANCED_TAIL * size) if balance else n + 1
+    made = None
     s, e = 0, paragraph_end(para, n, size, balance_from, 0, 0)
-    if e is None or e < 0:
-        yield from packer(bnd).spans()
+    if e == -1:
+        made = packer(bnd)
+        e = made.find_end(0, 0)
+    if e is None:  # the packer's own answer (a grapheme larger than the budget)
+        yield from (made or packer(bnd)).spans()
         return
     first_start = None
     while True:
@@ -71,7 +77,10 @@ def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, ba
                 break
             nxt = first
         got = paragraph_end(para, n, size, balance_from, nxt, e)
-        if got is None or got < 0:
+        if got == -1:
+            made = made or packer(bnd)
+            got = made.find_end(nxt, e)
+        if got is None:
             break
         s, e = nxt, got
-    yield from packer(bnd).spans(after=(s, e))
+    yield from (made or packer(bnd)).spans(after=(s, e))
