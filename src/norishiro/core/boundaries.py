@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
-from functools import partial
+from collections.abc import Iterator
 
 import regex
 
@@ -28,13 +27,13 @@ from .chars import EXTEND as _EXTEND
 from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
 from .chars import snap as _snap
+from .first_starts import FirstStarts
 from .glued import glued_line_cuts, glued_near, has_glued_marks
 from .lazy import lazy
 from .levels import CLAUSE, GRAPHEME, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level, parse_level
 from .line_starts import line_start_at, may_start_lines
 from .newlines import crlf_only, last_lf_cut, lf_only, no_newline, search_start
 from .sentence_windows import SentenceWindows
-from .sentences import candidate_rules, emote_cuts, lower_case_text
 from .softwrap import SoftWraps
 
 __all__ = ["Level", "Boundaries", "parse_level"]
@@ -68,7 +67,7 @@ _CLAUSE_ASCII = re.compile(r"[,;][\t ]+")
 _WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ]+(?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
 
 
-class Boundaries:
+class Boundaries(FirstStarts):
     """Cut positions of one text, per level, computed lazily inside the windows asked for.
 
     Paragraph cuts are found for the whole text at once (one cheap pass); every finer level
@@ -88,6 +87,9 @@ class Boundaries:
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme
+        # made when first asked for, read as ``self._sw or self._new_sentences()`` (a lazy
+        # descriptor costs more than they do on a short text): sentences, soft wraps, context
+        self._sw, self._wr, self._ctx = None, None, None
 
     @lazy
     def crlf(self) -> bool:
@@ -99,10 +101,14 @@ class Boundaries:
         """The text holds what a glued row needs somewhere (see ``glued_cuts``)."""
         return has_glued_marks(self.text)
 
-    @lazy
+    @property
     def sentences(self) -> SentenceWindows:
         """The sentence cuts of windows, made when first asked for (plain text often asks none)."""
-        return SentenceWindows(self.text, self.paragraph_cuts())
+        return self._sw or self._new_sentences()
+
+    def _new_sentences(self) -> SentenceWindows:
+        self._sw = SentenceWindows(self.text, self.paragraph_cuts())
+        return self._sw
 
     def cuts(self, level: Level) -> list[int]:
         """Sorted cuts of exactly this level over the whole text (end of text excluded)."""
@@ -169,11 +175,13 @@ class Boundaries:
 
     def is_soft(self, p: int) -> bool:
         """``p`` is the cut after a soft-wrap newline (see ``softwrap``)."""
-        return self._soft_wraps and p > 0 and self.text[p - 1] == "\n" and self._wraps.at(self.paragraph_cuts(), p)
+        if not (self._soft_wraps and p > 0 and self.text[p - 1] == "\n"):
+            return False
+        return (self._wr or self._new_wraps()).at(self.paragraph_cuts(), p)
 
-    @lazy
-    def _wraps(self) -> SoftWraps:  # the soft-wrap decisions, made when first asked for
-        return SoftWraps(self.text)
+    def _new_wraps(self) -> SoftWraps:  # the soft-wrap decisions, made when first asked for
+        self._wr = SoftWraps(self.text)
+        return self._wr
 
     def soft_wraps(self) -> list[int]:
         """Every soft-wrap cut of the text, in order."""
@@ -182,7 +190,7 @@ class Boundaries:
 
     def _sentence_window(self, lo: int, hi: int, lower: bool = False) -> list[int]:
         """Sentence cuts in ``(lo, hi]``, or with ``lower`` the lower_sentence ones."""
-        return self.sentences.window(lo, hi, lower)
+        return (self._sw or self._new_sentences()).window(lo, hi, lower)
 
     def _line_window(self, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Newlines, plus sentence ends and glued spots where a new line evidently begins.
@@ -209,54 +217,6 @@ class Boundaries:
         if not nl and not glued:
             return inferred  # sentence cuts come sorted and once each
         return sorted(set(nl).union(inferred, glued))
-
-    def first_start(self, lo: int, hi: int, atoms: tuple[list[int], list[int]] | None = None) -> int:
-        """The first cut in ``(lo, hi]`` at the sentence level or coarser, or a newline before
-        it that is no soft wrap (where an overlap begins; 0: none), found in one compiled pass;
-        -1 where the Python search must look (see ``_sentscan.overlap_start``). ``atoms``:
-        the starts and ends of spans kept whole (none of their inner cuts is a start)."""
-        if not (self.lf or self.crlf) or not compiled.active():
-            return -1
-        sw, context = self.sentences, self._first_context
-        for _ in range(3):  # the common round, then one with each thing the pass may ask for
-            case = sw.lower_text
-            got = compiled.native.overlap_start(context, lo, hi, -1 if case is None else int(case), atoms)
-            if got == -3:  # a long line: its paragraph is scanned whole, once
-                sw.scanned(lo, scan=True)
-            elif got == -1 and case is None:  # perhaps only the text's case was not known: learn it, once
-                sw.lower_text = lower_case_text(self.text)
-            else:
-                break
-        return got
-
-    def first_starts(self, atoms: tuple[list[int], list[int]] | None, back: int) -> Callable[[int, int], int] | None:
-        """``(s, e) ->`` ``first_start`` of ``(max(s, e - back), e - 1)`` (0 where that is
-        empty) with these atoms, as one function for a caller that asks at every chunk;
-        None where the compiled pass does not serve the text."""
-        if not (self.lf or self.crlf) or not compiled.active():
-            return None
-        sw, context, call = self.sentences, self._first_context, compiled.native.overlap_start
-
-        def first(s: int, e: int) -> int:
-            lo, hi = max(s, e - back), e - 1
-            if hi <= lo:
-                return 0
-            case = sw.lower_text
-            got = call(context, lo, hi, -1 if case is None else int(case), atoms)
-            return self.first_start(lo, hi, atoms) if got == -3 or (got == -1 and case is None) else got
-
-        return first
-
-    @lazy
-    def _first_context(self) -> tuple:
-        """What ``first_start``'s compiled pass reads of the text, gathered once (the lists
-        and dicts in it fill as the text is read)."""
-        # glued rows: the pass looks at each window itself (a look at the whole text, as
-        # glued_cuts makes for its wider windows, would cost more than it saves here)
-        # nothing here refers to this object (a cycle would wait for the collector)
-        paras = self.paragraph_cuts()
-        rules = (candidate_rules, partial(self._wraps.at, paras), self.sentences.memo, glued_line_cuts, emote_cuts)
-        return (self.text, paras, self._soft_wraps, *rules, self._widths)
 
     def line_cuts_beside_sentences(self, lo: int, hi: int) -> list[int]:
         """The line cuts in ``(lo, hi]`` that a caller merging line and sentence cuts still

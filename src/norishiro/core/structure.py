@@ -110,16 +110,18 @@ def _trie(words: Sequence[str]) -> str:
         for ch in w.lower():
             node = node.setdefault(ch, {})
         node[""] = {}
+    return _emit(tree)
 
-    def emit(node: dict) -> str:
-        alts = [re.escape(ch) + emit(sub) if ch else "" for ch, sub in sorted(node.items(), key=lambda kv: kv[0] == "")]
-        if len(alts) == 1:
-            return alts[0]
-        optional = "" in node
-        body = "|".join(a for a in alts if a)
-        return f"(?:{body})" + ("?" if optional else "")
 
-    return emit(tree)
+def _emit(node: dict) -> str:
+    """The pattern of a prefix tree's node (a module function: a nested one that calls
+    itself is a reference cycle, left to the collector)."""
+    alts = [re.escape(ch) + _emit(sub) if ch else "" for ch, sub in sorted(node.items(), key=lambda kv: kv[0] == "")]
+    if len(alts) == 1:
+        return alts[0]
+    optional = "" in node
+    body = "|".join(a for a in alts if a)
+    return f"(?:{body})" + ("?" if optional else "")
 
 
 def find_sections(
