@@ -151,7 +151,7 @@ def iter_chunks(
     """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output).
     ``excluded`` (a list) receives the sections left out by ``sections_include`` /
     ``sections_exclude``, so that a caller can report them."""
-    doc = text_or_document if type(text_or_document) is Document else _as_document(text_or_document)
+    doc = _as_document(text_or_document)
     plan = _resolved(config, options)
     config, sizer = plan.config, plan.sizer
     if config.deid:
