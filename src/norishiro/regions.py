@@ -142,7 +142,7 @@ class Regions:
         one that is one chunk is a :class:`OneChunk`."""
         text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
         checked: set[str] = set()
-        atoms, starts = self.atoms, self.atom_starts
+        atoms, starts, tables = self.atoms, self.atom_starts, self.tables
         active = self.renderer.active
         one_chunk = self.one_chunk
         for a, b, secs in self._selected():
@@ -152,14 +152,16 @@ class Regions:
                 self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
             piece = text[a:b]
-            prefix = self._prefix(a, b, head, one is not None)
             measure = sizer.measure(piece)
             if one_chunk is not None:
-                first = prefix(0) if prefix else ""
+                # the prefix at the region's start, which is all a chunk of it that is
+                # the whole region needs (the look-up per position is made only when not)
+                first = self._with_table(head, a) if tables else head
                 n = one_chunk(piece, measure, size, first)
                 if n is not None:
                     yield OneChunk(piece, a, n, first), one
                     continue
+            prefix = self._prefix(a, b, head, one is not None)
             inside: list[tuple[int, int]] | tuple = ()
             if starts:
                 i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)

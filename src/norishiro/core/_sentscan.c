@@ -2268,6 +2268,157 @@ fail:
     return NULL;
 }
 
+/* The heading lines that find_sections reads the same way wherever they are (a Markdown #
+   heading, a bracketed or marked label), read as its patterns read them: _atx, _BRACKET with
+   _CHECKBOX, _MARK, and _BLANK_LINES after a heading alone on its line. */
+static int is_space_ch(Py_UCS4 c) {
+    return c < 128 ? c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F) : Py_UNICODE_ISSPACE(c);
+}
+
+/* text[a:b] stripped of white space (str.strip), a new reference */
+static PyObject *stripped(PyObject *text, State *st, Py_ssize_t a, Py_ssize_t b) {
+    while (a < b && is_space_ch(AT(a))) a++;
+    while (b > a && is_space_ch(AT(b - 1))) b--;
+    return PyUnicode_Substring(text, a, b);
+}
+
+/* where _BLANK_LINES, matched at p, ends: one line break, then every line of spaces, tabs
+   and U+3000 with its break */
+static Py_ssize_t blank_lines_end(State *st, Py_ssize_t p) {
+    Py_ssize_t n = st->n;
+    if (p < n && AT(p) == '\r' && p + 1 < n && AT(p + 1) == '\n') p += 2;
+    else if (p < n && AT(p) == '\n') p++;
+    for (;;) {
+        Py_ssize_t k = p;
+        while (k < n && (AT(k) == ' ' || AT(k) == '\t' || AT(k) == 0x3000)) k++;
+        if (k < n && AT(k) == '\r') k++;
+        if (k >= n || AT(k) != '\n') return p;
+        p = k + 1;
+    }
+}
+
+static int is_closing_bracket(Py_UCS4 c) { return c == 0x3011 || c == ']' || c == 0xFF3D; }
+
+/* _BRACKET's look-ahead: a run of digits, white space and date or time marks closed at once */
+static int is_date_mark(Py_UCS4 c) {
+    return is_decimal(c) || is_space_ch(c) || c == ':' || c == 0xFF1A || c == '.' || c == '/' || c == '-' ||
+           c == 0x5E74 || c == 0x6708 || c == 0x65E5 || c == 0x6642 || c == 0x5206 || c == 0x79D2;
+}
+
+/* The line a..stop (its "\r"s left out) read as find_sections would: 1 (Markdown level,
+   title) or 2 (bracketed or marked label, title; *alone: nothing follows the label), 0 for
+   a line it must read itself, -1 on an error. */
+static int heading_kind(PyObject *text, State *st, Py_ssize_t a, Py_ssize_t stop, int *level, PyObject **title,
+                        int *alone) {
+    Py_ssize_t j = a, spaces = 0;
+    while (j < stop && AT(j) == ' ') j++, spaces++;
+    if (j < stop && AT(j) == '#') { /* _atx: at most three spaces in, one to six #s, a space or tab */
+        if (spaces > 3) return 0;
+        Py_ssize_t r = j;
+        while (r < stop && AT(r) == '#') r++;
+        if (r - j > 6 || r >= stop || (AT(r) != ' ' && AT(r) != '\t')) return 0;
+        Py_ssize_t t0 = r;
+        while (t0 < stop && (AT(t0) == ' ' || AT(t0) == '\t')) t0++;
+        if (t0 >= stop) {
+            if (stop - r <= 1) return 0;
+            *title = PyUnicode_New(0, 0);
+        } else {
+            Py_ssize_t t1 = stop;
+            while (t1 > t0 && (AT(t1 - 1) == ' ' || AT(t1 - 1) == '\t' || AT(t1 - 1) == '#')) t1--;
+            *title = stripped(text, st, t0, t1 > t0 ? t1 : t0 + 1);
+        }
+        *level = (int)(r - j), *alone = 1;
+        return *title ? 1 : -1;
+    }
+    if (j < stop && AT(j) == '\t' && j == a) j++; /* one tab in, or up to three spaces */
+    else if (spaces > 3) return 0;
+    if (j >= stop) return 0;
+    Py_UCS4 c = AT(j);
+    Py_ssize_t o = j + 1;
+    if (c == 0x3010 || c == '[' || c == 0xFF3B) {
+        Py_ssize_t k = o;
+        while (k < stop && is_date_mark(AT(k))) k++;
+        if (k > o && k < stop && is_closing_bracket(AT(k))) return 0; /* [09:02], [1], [2024-01-05] */
+        k = o;
+        while (k < stop && AT(k) != '\n' && !is_closing_bracket(AT(k))) k++;
+        if (k == o || k - o > 24 || k >= stop) return 0;
+        /* _CHECKBOX: white space, then [ ], [x] or [X] */
+        Py_ssize_t b = a;
+        while (b < stop && is_space_ch(AT(b))) b++;
+        Py_UCS4 box = b + 2 < stop && AT(b) == '[' && AT(b + 2) == ']' ? AT(b + 1) : 0;
+        if (box == ' ' || box == 'x' || box == 'X') return 0;
+        Py_ssize_t e = k + 1;
+        while (e < stop && is_space_ch(AT(e))) e++;
+        *alone = e >= stop;
+        *title = stripped(text, st, o, k);
+        return *title ? 2 : -1;
+    }
+    if (c == 0x25A0 || c == 0x25A1 || c == 0x25C6 || c == 0x25C7 || c == 0x25CF || c == 0x25CE || c == 0x25BC ||
+        c == 0x25B6) {
+        /* _MARK: the shortest title of 1 to 30 characters that leaves only white space */
+        Py_ssize_t w = o, last = stop;
+        while (w < stop && is_space_ch(AT(w))) w++;
+        while (last > w && is_space_ch(AT(last - 1))) last--;
+        if (last > w) {
+            if (last - w > 30) return 0;
+            *title = PyUnicode_Substring(text, w, last);
+        } else {
+            if (stop == o) return 0;
+            *title = PyUnicode_New(0, 0); /* white space only: the title is its last character */
+        }
+        *alone = 1;
+        return *title ? 2 : -1;
+    }
+    return 0;
+}
+
+/* heading_kinds(text, lines) -> for each line start, (kind, level, title, line_end, body) of a
+   Markdown heading (kind "md") or a bracketed or marked label ("block") as find_sections reads
+   it, or None where find_sections must read the line itself. line_end: the "\n" that ends
+   the line (or the text's end); body: where its text begins (after blank lines when the
+   heading is alone on its line, else the line's start). */
+static PyObject *heading_kinds(PyObject *self, PyObject *args) {
+    PyObject *text, *lines;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
+    static PyObject *md, *block; /* the kinds' names, as find_sections writes them */
+    if (!md && !(md = PyUnicode_InternFromString("md"))) return NULL;
+    if (!block && !(block = PyUnicode_InternFromString("block"))) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t m = PyList_GET_SIZE(lines);
+    PyObject *out = PyList_New(m);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        Py_ssize_t a = item_at(lines, k);
+        if (a == -1 && PyErr_Occurred()) goto fail;
+        if (a < 0 || a > st->n || (a > 0 && AT(a - 1) != '\n')) {
+            PyErr_SetString(PyExc_ValueError, "lines: the starts of lines of the text");
+            goto fail;
+        }
+        Py_ssize_t nl = PyUnicode_FindChar(text, '\n', a, st->n, 1);
+        if (nl == -2) goto fail;
+        Py_ssize_t line_end = nl < 0 ? st->n : nl, stop = line_end;
+        while (stop > a && AT(stop - 1) == '\r') stop--;
+        int level = 0, alone = 0;
+        PyObject *title = NULL, *item;
+        int kind = heading_kind(text, st, a, stop, &level, &title, &alone);
+        if (kind < 0) goto fail;
+        if (kind == 0) {
+            item = Py_None;
+            Py_INCREF(item);
+        } else {
+            item = Py_BuildValue("(OiNnn)", kind == 1 ? md : block, level, title, line_end,
+                                 alone ? blank_lines_end(st, line_end) : a);
+            if (!item) goto fail;
+        }
+        PyList_SET_ITEM(out, k, item);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* The end (past its "\n", or the text's end when newline is 0) of the table row starting at
    q: after spaces and tabs a "|", and another "|" that ends the line but for spaces and tabs
    and, before its "\n", one "\r"; -1 when q starts no row, -2 on an error. */
@@ -2438,6 +2589,8 @@ static PyMethodDef methods[] = {
     {"line_breaks", line_breaks, METH_O,
      "line_breaks(text) -> 1: a \"\\r\" is there, | 4: one not before \"\\n\", | 2: another break than those"},
     {"unfenced", unfenced, METH_VARARGS, "unfenced(nl_text, lines) -> the lines outside code fences, marks left out"},
+    {"heading_kinds", heading_kinds, METH_VARARGS,
+     "heading_kinds(text, lines) -> (\"md\" or \"block\", level, title, line_end, body) or None for each line start"},
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},

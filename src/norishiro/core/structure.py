@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 from typing import Protocol
 
 from . import compiled
@@ -158,73 +159,80 @@ def find_sections(
     # appears; whether it has one is asked at its first line adorned like a title (most have none)
     rest: bool | None = None if markdown and allowed is None else False
     every = heads
+    read: list | repeat = repeat(None)  # what the compiled reading says of each line (None: read it here)
     if lines.headings is not None and compiled.active():  # fences and what they hold: skipped below
         heads = compiled.native.unfenced(nl_text, heads)
+        if markdown and allowed is None:  # every # heading is one: the compiled reading's
+            read = compiled.native.heading_kinds(text, heads)
     styles: list[tuple[str, bool]] = []
     levels: list[int] = []  # the Markdown path: each heading's level and title
     titles: list[str] = []
-    for q in heads:
+    for q, known in zip(heads, read):
         if in_fence:  # only the line that closes the fence matters (the "\n" put in front: q is its start)
             if _FENCE_AT.match(text, q):
                 in_fence = False
             continue
-        # a line that starts with # or a fence is a candidate (the test's first alternatives)
-        if not nl_text.startswith(_SURE, q + 1) and cand.match(nl_text, q) is None:
-            continue
-        a = q  # the "\n" put in front shifts positions by one: this is the line start
-        nl = text.find("\n", a)
-        line_end = len(text) if nl < 0 else nl
-        line = text[a:line_end].rstrip("\r")
-        first = line.lstrip(" \t")[:1]  # each pattern below needs its own first characters
-        if first.isspace():
-            continue  # indented with other white space (NBSP, U+3000): code or a quote, no heading
-        if first in "`~" and _FENCE.match(line):
-            in_fence = not in_fence
-            continue
-        if in_fence:
-            continue
-        kind = ""  # "md" (with level), "block" or "field"; title
-        at = a
-        alone = True  # the heading line holds nothing but the heading
-        atx = _atx(line) if first == "#" and markdown and (allowed is None or a in allowed) else None
-        if atx:
-            kind, (level, title) = "md", atx
-        elif (
-            rest is not False
-            and a > 0
-            and first in _REST_FIRST
-            and _REST.match(line)
-            and (rest or (rest := _is_rest(text, nl_text, every)))
-        ):
-            got = _rest_title(text, a, line, last_heading_end)
-            if got is None:
+        if known is not None:  # a # heading or a bracketed or marked label, read as below
+            kind, level, title, line_end, body = known
+            at = q
+        else:
+            # a line that starts with # or a fence is a candidate (the test's first alternatives)
+            if not nl_text.startswith(_SURE, q + 1) and cand.match(nl_text, q) is None:
                 continue
-            at, style, title = got
-            if style not in styles:
-                styles.append(style)
-            kind, level = "md", styles.index(style) + 1
-        elif first in "=-" and markdown and allowed is None and _SETEXT.match(line) and a > 0:
-            pa = text.rfind("\n", 0, a - 1) + 1
-            prev = text[pa:a].rstrip("\r\n")
-            if prev.strip() and "|" not in prev and pa > last_heading_end and not _SETEXT.match(prev):
-                at = pa
-                kind, level, title = "md", (1 if line.strip().startswith("=") else 2), prev.strip()
-        if not kind:
-            m = (_BRACKET.match(line) or _MARK.match(line)) if first in _BLOCK_FIRST else None
-            if m and not _CHECKBOX.match(line):
-                kind, title = "block", m.group(1).strip()
-            else:
-                m = _SOAP.match(line) if first in "SOAP" else None
-                if m:
-                    kind, title = "field", SOAP_NAMES[m.group(1)]
+            a = q  # the "\n" put in front shifts positions by one: this is the line start
+            nl = text.find("\n", a)
+            line_end = len(text) if nl < 0 else nl
+            line = text[a:line_end].rstrip("\r")
+            first = line.lstrip(" \t")[:1]  # each pattern below needs its own first characters
+            if first.isspace():
+                continue  # indented with other white space (NBSP, U+3000): code or a quote, no heading
+            if first in "`~" and _FENCE.match(line):
+                in_fence = not in_fence
+                continue
+            if in_fence:
+                continue
+            kind = ""  # "md" (with level), "block" or "field"; title
+            at = a
+            alone = True  # the heading line holds nothing but the heading
+            atx = _atx(line) if first == "#" and markdown and (allowed is None or a in allowed) else None
+            if atx:
+                kind, (level, title) = "md", atx
+            elif (
+                rest is not False
+                and a > 0
+                and first in _REST_FIRST
+                and _REST.match(line)
+                and (rest or (rest := _is_rest(text, nl_text, every)))
+            ):
+                got = _rest_title(text, a, line, last_heading_end)
+                if got is None:
+                    continue
+                at, style, title = got
+                if style not in styles:
+                    styles.append(style)
+                kind, level = "md", styles.index(style) + 1
+            elif first in "=-" and markdown and allowed is None and _SETEXT.match(line) and a > 0:
+                pa = text.rfind("\n", 0, a - 1) + 1
+                prev = text[pa:a].rstrip("\r\n")
+                if prev.strip() and "|" not in prev and pa > last_heading_end and not _SETEXT.match(prev):
+                    at = pa
+                    kind, level, title = "md", (1 if line.strip().startswith("=") else 2), prev.strip()
+            if not kind:
+                m = (_BRACKET.match(line) or _MARK.match(line)) if first in _BLOCK_FIRST else None
+                if m and not _CHECKBOX.match(line):
+                    kind, title = "block", m.group(1).strip()
                 else:
-                    m = label_re.match(line)
-                    if m is None:
-                        continue
-                    kind, title = "field", m.group(1)
-            alone = not line[m.end() :].strip()
-        # the text begins after a heading alone on its line and any blank lines
-        body = _BLANK_LINES.match(text, line_end).end() if alone else at
+                    m = _SOAP.match(line) if first in "SOAP" else None
+                    if m:
+                        kind, title = "field", SOAP_NAMES[m.group(1)]
+                    else:
+                        m = label_re.match(line)
+                        if m is None:
+                            continue
+                        kind, title = "field", m.group(1)
+                alone = not line[m.end() :].strip()
+            # the text begins after a heading alone on its line and any blank lines
+            body = _BLANK_LINES.match(text, line_end).end() if alone else at
         if kind == "md":
             while levels and levels[-1] >= level:
                 levels.pop()

@@ -1,0 +1,113 @@
+"""The compiled reading of heading lines (``_sentscan.heading_kinds``) against the patterns
+``find_sections`` reads them with: a Markdown # heading (``_atx``), a bracketed label
+(``_BRACKET`` but a check box) and a marked one (``_MARK``), with where the text after it
+begins (``_BLANK_LINES``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compiled_mode import compiled_helpers
+from norishiro.core import compiled, structure
+from norishiro.core.structure import find_sections
+
+pytestmark = pytest.mark.skipif(compiled.native is None, reason="no compiled helpers in this install")
+
+# what heading lines are made of: their marks, the white space around them, digits and the
+# date and time marks a bracket holds when it is no label, closing brackets, a check box
+_ALPHABET = " \t\r#【】[]［］■□●▶xX1２:：/-年時\u3000\x0b\xa0\x85a"
+
+
+def _reading(text: str, a: int) -> tuple | None:
+    """What find_sections' patterns make of the line at ``a``: the compiled reading's tuple
+    for a # heading or a bracketed or marked label, None for any other line."""
+    nl = text.find("\n", a)
+    line_end = len(text) if nl < 0 else nl
+    line = text[a:line_end].rstrip("\r")
+    first = line.lstrip(" \t")[:1]
+    if first == "#":
+        atx = structure._atx(line)
+        if atx is None:
+            return None
+        kind, (level, title), alone = "md", atx, True
+    elif first and first in structure._BLOCK_FIRST:
+        m = structure._BRACKET.match(line) or structure._MARK.match(line)
+        if m is None or structure._CHECKBOX.match(line):
+            return None
+        kind, level, title, alone = "block", 0, m.group(1).strip(), not line[m.end() :].strip()
+    else:
+        return None
+    body = structure._BLANK_LINES.match(text, line_end).end() if alone else a
+    return kind, level, title, line_end, body
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+
+_LINE = st.text(alphabet=_ALPHABET, max_size=40) | st.builds(
+    lambda lead, mark, inner, close, tail: lead + mark + inner + close + tail,
+    st.sampled_from(["", " ", "   ", "    ", "\t", " \t", "\t\t"]),
+    st.sampled_from(["#", "##", "###### ", "#######", "【", "[", "［", "■", "▶"]),
+    st.text(alphabet="ab 1:年\t\u3000", max_size=34),
+    st.sampled_from(["", "】", "]", "］", " #", "##"]),
+    st.text(alphabet=" \tx\r\u3000", max_size=3),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=8), st.sampled_from(["\n", "\r\n"]))
+def test_the_compiled_heading_reading_is_the_patterns(lines, eol):
+    """Every line the compiled reading reads is read as the patterns read it, and every
+    line the patterns take for a # heading or a bracketed or marked label is read there."""
+    text = eol.join(lines)
+    starts = _line_starts(text)
+    assert compiled.native.heading_kinds(text, starts) == [_reading(text, a) for a in starts]
+
+
+def test_the_compiled_heading_reading_at_its_limits():
+    """Titles of 24 and 25 characters in brackets, 30 and 31 after a mark, six and seven
+    #s, four spaces in, a date in brackets, a check box, white space only after a mark."""
+    lines = [
+        "【" + "a" * 24 + "】",
+        "【" + "a" * 25 + "】",
+        "■ " + "b" * 30,
+        "■ " + "b" * 31 + " ",
+        "###### six",
+        "####### seven",
+        "    # deep",
+        "   # shallow #",
+        "[2024-01-05] x",
+        "[ 1 ]",
+        "[x] done",
+        "\t[X] Done",
+        " [ ] todo",
+        "■ \u3000",
+        "■",
+        "# ",
+        "#  ",
+        "【主訴】頭痛\n\n\u3000\n",
+    ]
+    text = "\n".join(lines)
+    starts = _line_starts(text)
+    got = compiled.native.heading_kinds(text, starts)
+    assert got == [_reading(text, a) for a in starts]
+    assert [x[0] if x else None for x in got[:6]] == ["block", None, "block", None, "md", None]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LINE, max_size=10), st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_sections_are_the_same_with_the_compiled_heading_reading_and_without(lines, eol, markdown):
+    text = eol.join(lines)
+    got = {}
+    for on in (False, True):
+        with compiled_helpers(on):
+            got[on] = [(s.start, s.end, s.headings, s.body) for s in find_sections(text, markdown=markdown)]
+    assert got[True] == got[False]
+
+
+def test_the_compiled_heading_reading_refuses_positions_that_start_no_line():
+    with pytest.raises(ValueError, match="starts of lines"):
+        compiled.native.heading_kinds("ab\ncd", [1])
