@@ -55,6 +55,7 @@ class Regions:
         self.starts = [x.start for x in self.sections]
         self.tables = [x for x in self.atoms if x.kind == "table" and x.header]
         self.t_starts = [x.body_start for x in self.tables]
+        self.t_ends = [x.end for x in self.tables]
         self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
@@ -142,9 +143,10 @@ class Regions:
         one that is one chunk is a :class:`OneChunk`."""
         text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
         checked: set[str] = set()
-        atoms, starts, tables = self.atoms, self.atom_starts, self.tables
+        atoms, starts, t_starts, t_ends = self.atoms, self.atom_starts, self.t_starts, self.t_ends
         active = self.renderer.active
         one_chunk = self.one_chunk
+        one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
         for a, b, secs in self._selected():
             head = ""
             if active:
@@ -155,11 +157,13 @@ class Regions:
             measure = sizer.measure(piece)
             if one_chunk is not None:
                 # the prefix at the region's start, which is all a chunk of it that is
-                # the whole region needs (the look-up per position is made only when not)
-                first = self._with_table(head, a) if tables else head
+                # the whole region needs (the look-up per position is made only when not);
+                # a table's header rows only where a table's span holds the start
+                k = bisect.bisect_right(t_starts, a) - 1 if t_starts else -1
+                first = self._with_table(head, a) if k >= 0 and a < t_ends[k] else head
                 n = one_chunk(piece, measure, size, first)
                 if n is not None:
-                    yield OneChunk(piece, a, n, first), one
+                    yield one_of((piece, a, n, first)), one
                     continue
             prefix = self._prefix(a, b, head, one is not None)
             inside: list[tuple[int, int]] | tuple = ()
