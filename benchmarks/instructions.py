@@ -20,8 +20,12 @@ and ``atoms`` (the scan and then ``find_sections`` or ``find_atoms``). ``lc-char
 overlap, for scale (both columns are then the same program).
 Needs ``valgrind`` (``apt-get install valgrind``); a round takes about 50 times as long as it
 does natively. The garbage collector is off in the rounds (where a collection falls would
-move the count by millions). Instructions are not time (a cache miss costs many), but a
-change that saves instructions in the same code saves time.
+move the count by millions). Each checkout runs with a cache folder of its own
+(``NORISHIRO_CACHE_DIR``, in a temporary folder), filled by one run outside valgrind first:
+the tokenizer tables' cache keeps one install's files, and a parse of them in one counted
+run and not the other would move the count by hundreds of millions. Instructions are not
+time (a cache miss costs many), but a change that saves instructions in the same code saves
+time.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -88,13 +93,27 @@ def _parts(mode: str, docs: list[str], rounds: int) -> None:
                 find_atoms(d, lines)
 
 
-def count(src: str, mode: str, shape: str, lang: str, rounds: int) -> int:
+def _env(cache: str) -> dict[str, str]:
+    # one thread: an idle BLAS thread spins, and callgrind would count its instructions too.
+    # A cache folder of the checkout's own: the tokenizer tables' cache is keyed by the
+    # install and keeps one install's files, so two checkouts sharing the user's folder
+    # would each parse the tables again (0.4 s) in whichever run comes after the other's
+    return dict(
+        os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", NORISHIRO_CACHE_DIR=cache
+    )
+
+
+def warm(src: str, mode: str, shape: str, lang: str, cache: str) -> None:
+    """Run the child once outside valgrind, so that the counted runs find the caches made."""
+    cmd = [sys.executable, __file__, "--child", src, mode, shape, lang, "0"]
+    subprocess.run(cmd, capture_output=True, env=_env(cache), cwd=Path(src).parent, check=True)
+
+
+def count(src: str, mode: str, shape: str, lang: str, rounds: int, cache: str) -> int:
     """Instructions callgrind counts for the child with ``rounds`` rounds."""
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__]
     cmd += ["--child", src, mode, shape, lang, str(rounds)]
-    # one thread: an idle BLAS thread spins, and callgrind would count its instructions too
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=Path(src).parent, check=True)
+    out = subprocess.run(cmd, capture_output=True, text=True, env=_env(cache), cwd=Path(src).parent, check=True)
     m = re.search(r"Collected : (\d+)", out.stderr)
     if not m:
         raise SystemExit(f"callgrind printed no count for {src}:\n{out.stderr[-2000:]}")
@@ -121,14 +140,20 @@ def main(argv=None) -> int:
     here = str(HERE.parent / "src")
     print("| shape | mode | other checkout | this checkout | ratio |")
     print("|---|---|---:|---:|---:|")
-    for mode in modes:
-        for item in args.shapes.split(","):
-            shape, _, lang = item.partition(":")
-            per = []
-            for src in (args.against, here):
-                base, full = count(src, mode, shape, lang, 0), count(src, mode, shape, lang, args.rounds)
-                per.append((full - base) / args.rounds)
-            print(f"| {shape} {lang} | {mode} | {per[0] / 1e6:.2f} M | {per[1] / 1e6:.2f} M | {per[1] / per[0]:.2f} |")
+    with tempfile.TemporaryDirectory(prefix="norishiro-instructions-") as tmp:
+        caches = {src: os.path.join(tmp, str(k)) for k, src in enumerate((args.against, here))}
+        for mode in modes:
+            for item in args.shapes.split(","):
+                shape, _, lang = item.partition(":")
+                per = []
+                for src in (args.against, here):
+                    warm(src, mode, shape, lang, caches[src])
+                    base = count(src, mode, shape, lang, 0, caches[src])
+                    full = count(src, mode, shape, lang, args.rounds, caches[src])
+                    per.append((full - base) / args.rounds)
+                print(
+                    f"| {shape} {lang} | {mode} | {per[0] / 1e6:.2f} M | {per[1] / 1e6:.2f} M | {per[1] / per[0]:.2f} |"
+                )
     return 0
 
 
