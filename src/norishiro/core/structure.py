@@ -159,10 +159,12 @@ def find_sections(
     # appears; whether it has one is asked at its first line adorned like a title (most have none)
     rest: bool | None = None if markdown and allowed is None else False
     every = heads
-    read: list | repeat = repeat(None)  # what the compiled reading says of each line (None: read it here)
+    # what the compiled reading makes of each line: a # heading or a bracketed or marked label
+    # (their reading needs no line around them), or None: read here with the patterns
+    read: list | repeat = repeat(None)
     if lines.headings is not None and compiled.active():  # fences and what they hold: skipped below
         heads = compiled.native.unfenced(nl_text, heads)
-        if markdown and allowed is None:  # every # heading is one: the compiled reading's
+        if markdown and allowed is None:  # with an outline or Markdown off, a # line is read here
             read = compiled.native.heading_kinds(text, heads)
     styles: list[tuple[str, bool]] = []
     levels: list[int] = []  # the Markdown path: each heading's level and title
