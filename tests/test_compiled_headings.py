@@ -15,9 +15,11 @@ from norishiro.core.structure import find_sections
 
 pytestmark = pytest.mark.skipif(compiled.native is None, reason="no compiled helpers in this install")
 
-# what heading lines are made of: their marks, the white space around them, digits and the
-# date and time marks a bracket holds when it is no label, closing brackets, a check box
-_ALPHABET = " \t\r#【】[]［］■□●▶xX1２:：/-年時\u3000\x0b\xa0\x85a"
+# what heading lines are made of: their marks, the white space around them (U+001C and
+# U+2028 are white space to Python too), digits and the date and time marks a bracket holds
+# when it is no label, closing brackets, a check box; characters beyond the BMP, which make
+# the text four bytes a character
+_ALPHABET = " \t\r#【】[]［］■□●▶xX1２:：/-年時\u3000\x0b\xa0\x85\x1c\u2028a\U0002000b\U0001f600"
 
 
 def _reading(text: str, a: int) -> tuple | None:
