@@ -2270,15 +2270,13 @@ fail:
 
 /* The heading lines that find_sections reads the same way wherever they are (a Markdown #
    heading, a bracketed or marked label), read as its patterns read them: _atx, _BRACKET with
-   _CHECKBOX, _MARK, and _BLANK_LINES after a heading alone on its line. */
-static int is_space_ch(Py_UCS4 c) {
-    return c < 128 ? c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F) : Py_UNICODE_ISSPACE(c);
-}
+   _CHECKBOX, _MARK, and _BLANK_LINES after a heading alone on its line. White space is
+   Py_UNICODE_ISSPACE: str.strip's and the patterns' \s. */
 
 /* text[a:b] stripped of white space (str.strip), a new reference */
 static PyObject *stripped(PyObject *text, State *st, Py_ssize_t a, Py_ssize_t b) {
-    while (a < b && is_space_ch(AT(a))) a++;
-    while (b > a && is_space_ch(AT(b - 1))) b--;
+    while (a < b && Py_UNICODE_ISSPACE(AT(a))) a++;
+    while (b > a && Py_UNICODE_ISSPACE(AT(b - 1))) b--;
     return PyUnicode_Substring(text, a, b);
 }
 
@@ -2301,7 +2299,7 @@ static int is_closing_bracket(Py_UCS4 c) { return c == 0x3011 || c == ']' || c =
 
 /* _BRACKET's look-ahead: a run of digits, white space and date or time marks closed at once */
 static int is_date_mark(Py_UCS4 c) {
-    return is_decimal(c) || is_space_ch(c) || c == ':' || c == 0xFF1A || c == '.' || c == '/' || c == '-' ||
+    return is_decimal(c) || Py_UNICODE_ISSPACE(c) || c == ':' || c == 0xFF1A || c == '.' || c == '/' || c == '-' ||
            c == 0x5E74 || c == 0x6708 || c == 0x65E5 || c == 0x6642 || c == 0x5206 || c == 0x79D2;
 }
 
@@ -2340,15 +2338,15 @@ static int heading_kind(PyObject *text, State *st, Py_ssize_t a, Py_ssize_t stop
         while (k < stop && is_date_mark(AT(k))) k++;
         if (k > o && k < stop && is_closing_bracket(AT(k))) return 0; /* [09:02], [1], [2024-01-05] */
         k = o;
-        while (k < stop && AT(k) != '\n' && !is_closing_bracket(AT(k))) k++;
+        while (k < stop && !is_closing_bracket(AT(k))) k++; /* the line holds no "\n" */
         if (k == o || k - o > 24 || k >= stop) return 0;
         /* _CHECKBOX: white space, then [ ], [x] or [X] */
         Py_ssize_t b = a;
-        while (b < stop && is_space_ch(AT(b))) b++;
+        while (b < stop && Py_UNICODE_ISSPACE(AT(b))) b++;
         Py_UCS4 box = b + 2 < stop && AT(b) == '[' && AT(b + 2) == ']' ? AT(b + 1) : 0;
         if (box == ' ' || box == 'x' || box == 'X') return 0;
         Py_ssize_t e = k + 1;
-        while (e < stop && is_space_ch(AT(e))) e++;
+        while (e < stop && Py_UNICODE_ISSPACE(AT(e))) e++;
         *alone = e >= stop;
         *title = stripped(text, st, o, k);
         return *title ? 2 : -1;
@@ -2357,8 +2355,8 @@ static int heading_kind(PyObject *text, State *st, Py_ssize_t a, Py_ssize_t stop
         c == 0x25B6) {
         /* _MARK: the shortest title of 1 to 30 characters that leaves only white space */
         Py_ssize_t w = o, last = stop;
-        while (w < stop && is_space_ch(AT(w))) w++;
-        while (last > w && is_space_ch(AT(last - 1))) last--;
+        while (w < stop && Py_UNICODE_ISSPACE(AT(w))) w++;
+        while (last > w && Py_UNICODE_ISSPACE(AT(last - 1))) last--;
         if (last > w) {
             if (last - w > 30) return 0;
             *title = PyUnicode_Substring(text, w, last);
