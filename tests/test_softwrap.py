@@ -191,3 +191,35 @@ def test_line_end_patterns_searched_from_the_end_find_what_a_forward_search_find
         assert backwards.pattern.startswith("(?r)"), name
         for text in (line, line + "\n", line.rstrip()):
             assert bool(backwards.search(text)) == bool(forwards.search(text)), (name, text)
+
+
+def _wrapped_prose_and_table():
+    """Hard-wrapped prose, then a table with a border line above its header (as a plain-text
+    rendering of a document draws one) that fits a budget alone but not with the border."""
+    prose = (
+        "Debian keeps its packages in archives that mirrors copy every few hours, and the "
+        "package manager reads their lists before it installs anything on the system. "
+    ) * 3
+    lines = [prose[i : i + 70] for i in range(0, len(prose), 70)]
+    rows = "".join(f"    |pkg{i:02d}      |V:{i:03d} |{i:04d}|a tool for task {i:02d}     |\n" for i in range(12))
+    table = (
+        "    +------------------------------------------------+\n"
+        "    |  package  |popcon|size|     description       |\n"
+        "    |-----------+------+----+-----------------------|\n" + rows
+    )
+    text = "\n".join(lines) + "\n\n" + table + "\nAfter the table comes more text.\n"
+    return text, text.index("    |  package"), len(table) - table.index("    |  package")
+
+
+@pytest.mark.parametrize("strategy", ["recursive", "sentences"])
+def test_a_table_that_does_not_fit_with_the_text_before_starts_a_chunk(strategy):
+    """Where the window ends inside a table that fits alone, the table's first line is a line
+    cut even where newlines are soft wraps: the chunk before ends there, not at the spaces
+    before the table's border (which were a chunk of their own, with nothing to embed)."""
+    text, table_at, table_len = _wrapped_prose_and_table()
+    size = table_len + 20
+    assert table_at + table_len - text.index("    +---") > size  # the table fits, not with its border
+    chunks = norishiro.chunk(text, size=size, strategy=strategy)
+    check_chunks(text, chunks, size)
+    assert all(c.text.strip() for c in chunks)
+    assert table_at in [c.end for c in chunks]

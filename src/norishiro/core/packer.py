@@ -261,8 +261,8 @@ class Packer(OverlapSearch):
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
         hi = min(self.n, s + self.size) if self._plain else self._reach(s, self.size)
-        if self._atom_starts:
-            hi = self._before_atom(hi)
+        held = self._before_atom(hi) if self._atom_starts else hi
+        hi, edge = held, (held if held < hi else None)  # edge: where the atom holding hi starts
         if hi <= lo:
             return None
         levels = self.end_levels
@@ -287,6 +287,11 @@ class Packer(OverlapSearch):
             guess = self.m.reach(s, self.size)
             near = max(lo, s + (guess - s) * 3 // 4)
         for level in levels:
+            # the farthest line cut the window can have (merged levels hold the line's cuts)
+            if edge is not None and (level >= LINE if self.merge_coarser else level is LINE):
+                if self._line_before_atom(s, edge, avoid_heads):
+                    self._level = level
+                    return edge
             wide = None
             if near > lo and level is LINE and no_newline(self.text, lo, hi):
                 # a text that lost its lines: the wide window's line cuts first (its inferred
@@ -350,6 +355,11 @@ class Packer(OverlapSearch):
         if hi < self.n and self._blocked(hi):
             return self._atom_starts[bisect_right(self._atom_starts, hi - 1) - 1]
         return hi
+
+    def _line_before_atom(self, s: int, a: int, avoid_heads: bool) -> bool:
+        """An atom's start ``a`` is a line cut where a line starts: no soft wrap joins a table, code
+        or a list to the text before (else: a word's end, or a chunk of the spaces before a table)."""
+        return self.text[a - 1] == "\n" and self._usable(a, avoid_heads) and (self.exact or self.fits(s, a, self.size))
 
     def _usable(self, c: int, avoid_heads: bool) -> bool:
         """``c`` may end a chunk: not inside an atom, and not on a heading when avoided."""
