@@ -212,14 +212,33 @@ def _wrapped_prose_and_table():
 
 
 @pytest.mark.parametrize("strategy", ["recursive", "sentences"])
-def test_a_table_that_does_not_fit_with_the_text_before_starts_a_chunk(strategy):
+@pytest.mark.parametrize("tokens", [False, True])
+def test_a_table_that_does_not_fit_with_the_text_before_starts_a_chunk(strategy, tokens):
     """Where the window ends inside a table that fits alone, the table's first line is a line
     cut even where newlines are soft wraps: the chunk before ends there, not at the spaces
-    before the table's border (which were a chunk of their own, with nothing to embed)."""
+    before the table's border (which were a chunk of their own, with nothing to embed). In
+    tokens the window is wider than the budget: the table is the one where the budget ends."""
+    from norishiro.core.measure import CharSizer, TiktokenSizer
+
     text, table_at, table_len = _wrapped_prose_and_table()
-    size = table_len + 20
-    assert table_at + table_len - text.index("    +---") > size  # the table fits, not with its border
-    chunks = norishiro.chunk(text, size=size, strategy=strategy)
-    check_chunks(text, chunks, size)
+    sizer = TiktokenSizer("o200k_base") if tokens else CharSizer()
+    size = sizer.count(text[table_at : table_at + table_len]) + (1 if tokens else 20)
+    assert sizer.count(text[text.index("    +---") : table_at + table_len]) > size  # not with its border
+    chunks = norishiro.chunk(text, size=size, strategy=strategy, tokenizer=sizer if tokens else None)
+    check_chunks(text, chunks, size, sizer.count)
     assert all(c.text.strip() for c in chunks)
     assert table_at in [c.end for c in chunks]
+
+
+def test_an_atom_that_starts_inside_a_line_is_no_line_cut():
+    """Only an atom that begins a line gives a line cut at its start: a span kept whole that
+    starts inside a word (as a caller may give the packer) is not cut before at that word."""
+    from norishiro.core.measure import CharSizer
+    from norishiro.core.packer import Packer
+
+    text, _, _ = _wrapped_prose_and_table()
+    inside = text.index("mirrors") + 3  # in a hard-wrapped line, inside a word
+    spans = list(Packer(text, CharSizer().measure(text), 60, atoms=[(inside, inside + 40)]).spans())
+    ends = [e for _, e, _ in spans]
+    assert inside not in ends
+    assert all(text[e - 1].isspace() or e == len(text) for e in ends)

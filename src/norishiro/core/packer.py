@@ -81,8 +81,7 @@ class Packer(OverlapSearch):
         if prefix is not None and hasattr(prefix, "spans"):
             self._vary_starts, self._vary_ends = prefix.spans()
             self._base_len = measure.count_text(prefix.base)
-        # characters with no prefix: a span's size is its length (the common case, written out
-        # where it is asked per chunk)
+        # characters with no prefix: a span's size is its length (written out where asked per chunk)
         self._plain = self.exact and not prefix
         # spans kept whole (code, tables, lists with their lead-in) when they fit
         self._atom_starts: list[int] = []
@@ -91,8 +90,7 @@ class Packer(OverlapSearch):
             fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
             self._atom_starts = [a for a, _ in fitting]
             self._atom_ends = [b for _, b in fitting]
-        # headings on their own lines, (start, where their text begins): a chunk should not
-        # end on a heading, which belongs to the text after it
+        # headings on their own lines (start, where their text begins): no chunk should end on one
         self._head_starts: list[int] = []
         self._head_bodies: list[int] = []
         if heads:
@@ -267,8 +265,7 @@ class Packer(OverlapSearch):
             return None
         levels = self.end_levels
         if self.exact and levels[0] is PARAGRAPH:
-            # fast path for characters: most chunks end at the text end or a paragraph
-            # (every cut up to hi fits: the farthest one that is usable is the answer)
+            # characters: most chunks end at the text end or the farthest usable paragraph cut (all fit)
             if hi >= self.n:
                 return self.n
             para = self.bnd.paragraph_cuts()
@@ -280,12 +277,15 @@ class Packer(OverlapSearch):
                     return para[j]
                 j -= 1
             levels = levels[1:]
-        # with a token index, look first near where the budget is predicted to run out:
-        # computing every line and sentence cut of a long window costs more than counting
+        # with a token index, look first near where the budget is predicted to run out (every
+        # line and sentence cut of a long window costs more than counting); see there for an atom
         near = lo
         if self.indexed:
             guess = self.m.reach(s, self.size)
             near = max(lo, s + (guess - s) * 3 // 4)
+            if edge is None and self._atom_starts and lo < guess < hi:  # hi is generous: the atom at guess
+                held = self._before_atom(guess)
+                edge = held if lo < held < guess else None
         for level in levels:
             # the farthest line cut the window can have (merged levels hold the line's cuts)
             if edge is not None and (level >= LINE if self.merge_coarser else level is LINE):
