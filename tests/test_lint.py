@@ -95,3 +95,22 @@ def test_cli_lint_existing_chunks_file(tmp_path):
     assert r.exit_code == 0, r.output
     kinds = {f["kind"] for f in json.loads(r.stdout)["findings"]}
     assert "negative-result" in kinds
+
+
+def test_a_chunk_of_nothing_but_white_space_is_reported_blank(tmp_path):
+    """A chunk with nothing to embed is a finding of its own (``blank``), the last chunk too,
+    instead of ``tiny``; ``--fail-on blank`` stops a pipeline on one."""
+    text = "abc\n    \n    \ndefgh   \n    "
+    chunks = norishiro.chunk(text, size=4, strategy="fixed")
+    blank = [i for i, c in enumerate(chunks) if not c.text.strip()]
+    assert blank and blank[-1] == len(chunks) - 1  # the text ends in white space
+    rep = lint_chunks(text, chunks, size=100)  # every chunk but the last is tiny against 100
+    assert sorted(f.chunk_index for f in rep.findings if f.kind == "blank") == blank
+    tiny = {f.chunk_index for f in rep.findings if f.kind == "tiny"}
+    assert tiny == set(range(len(chunks) - 1)) - set(blank)
+    p = tmp_path / "a.txt"
+    p.write_text(text, encoding="utf-8")
+    args = ["lint", str(p), "--strategy", "fixed", "--size", "4", "--json"]
+    assert CliRunner().invoke(main, [*args, "--fail-on", "blank"]).exit_code == 1
+    p.write_text("abc defgh", encoding="utf-8")
+    assert CliRunner().invoke(main, [*args, "--fail-on", "blank"]).exit_code == 0

@@ -31,6 +31,7 @@ ALL_KINDS = FRAGMENTATION_KINDS + (
     "broken-sentence",
     "broken-fact",
     "tiny",
+    "blank",
     "over-budget",
     "identifier",
 )
@@ -256,6 +257,9 @@ def lint_chunks(
 
     for i, c in enumerate(chunks):
         csize = getattr(c, "size", None)
+        blank = not c.text.strip()  # nothing of the document's own to embed (a header at most)
+        if blank:
+            rep.findings.append(Finding("blank", doc_id, c.start, chunk_index=i, left=c.text[:_WIN]))
         if size:
             if csize is not None:
                 rep.fills.append(csize / size)
@@ -263,7 +267,7 @@ def lint_chunks(
                     rep.findings.append(
                         Finding("over-budget", doc_id, c.start, chunk_index=i, detail=f"{csize} > {size}")
                     )
-                elif csize < tiny * size and i < len(chunks) - 1:
+                elif csize < tiny * size and i < len(chunks) - 1 and not blank:
                     rep.findings.append(
                         Finding("tiny", doc_id, c.start, chunk_index=i, detail=f"{csize} of {size}", left=c.text[:_WIN])
                     )

@@ -76,7 +76,7 @@ def _text_from_chunks(chunks: list) -> str | None:
     help="Exit 1 when any finding of these kinds exists, e.g. negation,over-budget "
     "(kinds: negation, double-negation, negative-result, hedge, causal, temporal, "
     "list-scope, mid-sentence, soft-wrap (a cut at a newline inside a sentence), broken-sentence, "
-    "broken-fact, tiny, over-budget, "
+    "broken-fact, tiny, blank (a chunk of nothing but white space), over-budget, "
     "or 'fragmentation' for the first seven).",
 )
 @click.option("--show", default=8, show_default=True, help="Worst cases quoted in the text report.")
