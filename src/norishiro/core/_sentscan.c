@@ -2314,15 +2314,15 @@ static int heading_kind(PyObject *text, State *st, Py_ssize_t a, Py_ssize_t stop
         if (spaces > 3) return 0;
         Py_ssize_t r = j;
         while (r < stop && AT(r) == '#') r++;
-        if (r - j > 6 || r >= stop || (AT(r) != ' ' && AT(r) != '\t')) return 0;
+        if (r - j > 6 || r >= stop || !is_hspace_at(st, r)) return 0;
         Py_ssize_t t0 = r;
-        while (t0 < stop && (AT(t0) == ' ' || AT(t0) == '\t')) t0++;
+        while (t0 < stop && is_hspace_at(st, t0)) t0++;
         if (t0 >= stop) {
             if (stop - r <= 1) return 0;
             *title = PyUnicode_New(0, 0);
         } else {
             Py_ssize_t t1 = stop;
-            while (t1 > t0 && (AT(t1 - 1) == ' ' || AT(t1 - 1) == '\t' || AT(t1 - 1) == '#')) t1--;
+            while (t1 > t0 && (is_hspace_at(st, t1 - 1) || AT(t1 - 1) == '#')) t1--;
             *title = stripped(text, st, t0, t1 > t0 ? t1 : t0 + 1);
         }
         *level = (int)(r - j), *alone = 1;
