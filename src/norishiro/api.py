@@ -70,6 +70,10 @@ class _Plan:
 def _resolved(config: ChunkConfig | None, options: dict[str, Any]) -> _Plan:
     """``resolve``'s answer as a :class:`_Plan`, shared by the calls with the same options
     (its runtime dict must not be changed: a caller that adds to it copies it first)."""
+    global _LAST
+    last = _LAST  # one read: another thread may replace it
+    if config is last[0] and options == last[1]:  # the same options as the last call (no key made)
+        return last[2]
     key = (config, tuple(options.items()))  # a call site passes its options in one order
     try:
         got = _RESOLVED.get(key)
@@ -79,12 +83,15 @@ def _resolved(config: ChunkConfig | None, options: dict[str, Any]) -> _Plan:
         if len(_RESOLVED) >= 64:
             _RESOLVED.clear()
         got = _RESOLVED[key] = _Plan(*_resolve(config, dict(options)))
+    _LAST = (config, options, got)
     return got
 
 
 # the common calls repeat the same options for every document: resolving them (validation,
 # tokenizer tables) once is a measurable share of chunking a short text
 _RESOLVED: dict[Any, _Plan] = {}
+# the last call's config, options and plan (a run repeats them): asked before any key is made
+_LAST: tuple[Any, Any, Any] = (None, object(), None)
 
 
 def _resolve(config: ChunkConfig | None, options: dict[str, Any]) -> tuple[ChunkConfig, Sizer, dict[str, Any]]:

@@ -9,8 +9,9 @@ chunker is one module with a class like the ones here plus one line in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from ..core.boundaries import Boundaries
@@ -55,7 +56,7 @@ class Chunker(Protocol):
     sectioned: bool
     needs_embedder: bool
 
-    def spans(self, region: Region) -> Iterator[Span]:
+    def spans(self, region: Region) -> Iterable[Span]:
         """Spans covering ``region.text`` in order, each within ``region.size``."""
         ...
 
@@ -79,6 +80,10 @@ class PackingChunker:
 
     def __init__(self, config=None, **_runtime):
         self.config = config
+        # what every call with this config asks first, answered once: the last chunks share
+        # the text evenly; plain text suits ``plain_spans`` (without, with overlap)
+        self._balance = self.balances and getattr(config, "balance", True)
+        self._plain = (self._plain_levels(False), self._plain_levels(True))
 
     def one_chunk(self, text: str, measure: Measure, size: int, head: str) -> int | None:
         """The size of the one chunk that a region of ``text`` is, with ``head`` (its prefix
@@ -92,37 +97,37 @@ class PackingChunker:
         got = measure.count(0, n, head)
         return got if got <= size else None
 
-    def spans(self, region: Region) -> Iterator[Span]:
+    def spans(self, region: Region) -> Iterable[Span]:
+        text, measure = region.text, region.measure
+        if region.prefix is None and measure.exact_index:  # characters: the common case, asked first
+            n = len(text)
+            if n <= region.size and n and PARAGRAPH in self.end_levels:  # one_chunk's answer
+                return iter([(0, n, n)])
+            if self._plain[region.overlap > 0] and not (self.keeps_structure and (region.atoms or region.heads)):
+                make = partial(self._packer, region)
+                return plain_spans(make, text, measure, region.size, region.overlap, self._balance)
+        else:
+            whole = self.one_chunk(text, measure, region.size, region.prefix(0) if region.prefix else "")
+            if whole is not None:
+                return iter([(0, len(text), whole)])
+        return self._packer(region).spans()
+
+    def _packer(self, region: Region, boundaries: Boundaries | None = None) -> Packer:
         keep = self.keeps_structure
-        whole = self.one_chunk(region.text, region.measure, region.size, region.prefix(0) if region.prefix else "")
-        if whole is not None:
-            return iter([(0, len(region.text), whole)])
-        balance = self.balances and getattr(self.config, "balance", True)
-
-        def packer(boundaries: Boundaries | None = None) -> Packer:
-            return Packer(
-                region.text,
-                region.measure,
-                region.size,
-                region.overlap,
-                end_levels=self.end_levels,
-                overlap_levels=self.overlap_levels,
-                boundaries=boundaries,
-                prefix=region.prefix,
-                atoms=region.atoms if keep else (),
-                heads=region.heads if keep else (),
-                merge_coarser=self.merge_coarser,
-                balance=balance,
-            )
-
-        if (
-            region.prefix is None
-            and region.measure.exact_index
-            and not (keep and (region.atoms or region.heads))
-            and self._plain_levels(region.overlap > 0)
-        ):
-            return plain_spans(packer, region.text, region.measure, region.size, region.overlap, balance)
-        return packer().spans()
+        return Packer(
+            region.text,
+            region.measure,
+            region.size,
+            region.overlap,
+            end_levels=self.end_levels,
+            overlap_levels=self.overlap_levels,
+            boundaries=boundaries,
+            prefix=region.prefix,
+            atoms=region.atoms if keep else (),
+            heads=region.heads if keep else (),
+            merge_coarser=self.merge_coarser,
+            balance=self._balance,
+        )
 
     def _plain_levels(self, overlap: bool) -> bool:
         """The levels ``plain_spans`` serves: the paragraph's first, the sentence's first

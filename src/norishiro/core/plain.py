@@ -9,7 +9,8 @@ boundaries: the spans are the packer's (tests compare both).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable
+from itertools import chain
 
 from .boundaries import Boundaries
 from .measure import Measure
@@ -44,13 +45,16 @@ def paragraph_end(para: list[int], n: int, size: int, balance_from: int, s: int,
     return e
 
 
-def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, balance: bool) -> Iterator[Span]:
+def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, balance: bool) -> Iterable[Span]:
     """``packer(boundaries).spans()`` for plain text in characters longer than ``size``,
     with the paragraph level first (and the sentence level first for overlap). A chunk that
     ends at a paragraph cut or the text's end, and an overlap that starts where the compiled
     pass says, need no packer; another end is the packer's ``find_end`` (``packer`` makes
     one, over these boundaries, when first needed), and where that finds none or the
-    overlap needs the search's generators, the packer goes on from the last chunk given."""
+    overlap needs the search's generators, the packer goes on from the last chunk given.
+    The spans found without the packer come as a list (a generator resumed per chunk costs
+    a share of chunking a short text; the list holds three numbers per chunk), then the
+    packer's spans, lazily, where it takes over."""
     n = len(text)
     bnd = Boundaries(text)
     para = bnd.paragraph_cuts()
@@ -61,13 +65,13 @@ def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, ba
         made = packer(bnd)
         e = made.find_end(0, 0)
     if e is None:  # the packer's own answer (a grapheme larger than the budget)
-        yield from (made or packer(bnd)).spans()
-        return
+        return (made or packer(bnd)).spans()
     first_start = None
+    out: list[Span] = []
     while True:
-        yield s, e, e - s
+        out.append((s, e, e - s))
         if e >= n:
-            return
+            return out
         nxt = e
         if overlap > 0:
             if first_start is None:
@@ -83,4 +87,4 @@ def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, ba
         if got is None:
             break
         s, e = nxt, got
-    yield from (made or packer(bnd)).spans(after=(s, e))
+    return chain(out, (made or packer(bnd)).spans(after=(s, e)))
