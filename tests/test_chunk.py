@@ -146,6 +146,23 @@ def test_resolve_gives_each_caller_its_own_runtime():
     assert resolve(None, size=300)[2] == {}
 
 
+def test_options_like_the_last_calls_reuse_its_plan_and_others_do_not():
+    """The last call's plan serves a call with equal options and the same config object; a
+    call with other options, or another config, resolves its own."""
+    from norishiro.config import ChunkConfig
+
+    text = "第一文です。第二文です。第三文です。\n\n" * 20
+    spans = lambda chunks: [(c.start, c.end) for c in chunks]  # noqa: E731
+    small = spans(norishiro.chunk(text, size=40, structure=False))
+    large = spans(norishiro.chunk(text, size=200, structure=False))
+    assert small != large
+    assert spans(norishiro.chunk(text, size=40, structure=False)) == small
+    a, b = ChunkConfig(size=40, structure=False), ChunkConfig(size=200, structure=False)
+    assert spans(norishiro.chunk(text, a)) == small
+    assert spans(norishiro.chunk(text, b)) == large  # no options, another config
+    assert spans(norishiro.chunk(text, a, overlap=10)) != small
+
+
 def test_chunking_leaves_no_reference_cycles():
     """A text's boundaries, sentence windows and soft-wrap decisions refer to no object that
     refers back to them: they are freed when the chunks are made, not by the collector."""

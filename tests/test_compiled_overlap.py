@@ -315,7 +315,7 @@ _NEAR_BREAKS = ["\x1f", "\x0e", "\x1b", "\x84", "\x86", "\u2027", "\u202a", "\u0
     ).map("".join)
 )
 def test_the_compiled_line_break_scan_is_the_character_searches(text):
-    """One compiled pass (sixteen or eight characters at a time) finds the "\\r" and the other
+    """One compiled pass (thirty-two or sixteen characters at a time) finds the "\\r" and the other
     line breaks that ``lf_only`` and ``crlf_only`` search for one by one."""
     from norishiro.core import newlines
 
@@ -334,7 +334,7 @@ def test_the_compiled_line_break_scan_finds_one_break_anywhere(fill, mark):
     blocks the compiled pass reads at once."""
     from norishiro.core import newlines
 
-    for n in (0, 7, 8, 16, 17, 40):
+    for n in (0, 7, 8, 15, 16, 17, 31, 32, 33, 40, 64, 70):
         for at in range(n + 1):
             text = fill * at + mark + fill * (n - at)
             lone = text.count("\r") != text.count("\r\n")
