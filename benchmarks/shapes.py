@@ -16,7 +16,10 @@ Modes: characters at 2,000; o200k_base tokens at 512 (with one bare tiktoken pas
 floor); characters at 2,000 with a 12.5% overlap (250). norishiro runs with structure off
 (plain text, like the peers), and, for characters, once more with structure on (the CLI's
 default) to show what structure costs. Timing as in run.py: CPU-interleaved per document,
-median over repetitions of the total; MB/s of UTF-8.
+median over repetitions of the total; MB/s of UTF-8. A corpus under ``MIN_MB`` (the clinical
+samples, 0.09 MB: a repetition of it takes about 0.2 ms) is repeated more, so that every
+shape's median stands on about ``--reps`` x ``MIN_MB`` of text (at ``--reps 5`` the clinical
+samples run 28 repetitions); a line says how many when it is more than ``--reps``.
 
     python benchmarks/shapes.py [--reps 3] [--shapes one-line,markdown] [--modes chars,tokens,overlap]
 """
@@ -24,6 +27,7 @@ median over repetitions of the total; MB/s of UTF-8.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import statistics
 import sys
@@ -39,6 +43,7 @@ from run import bench, char_chunkers, load_corpus, token_chunkers  # noqa: E402
 
 SHAPES = ("one-line", "hard-wrapped", "paragraphs", "markdown", "clinical-flat")
 MODES = ("chars", "tokens", "overlap")
+MIN_MB = 0.5  # a repetition of a smaller corpus is too short to time alone: it is repeated more
 
 
 def markdown_docs(lang: str) -> list[str]:
@@ -90,20 +95,23 @@ def main(argv=None) -> int:
         for lang in ("en", "ja") if shape != "clinical-flat" else ("ja",):
             docs = shape_docs(shape, lang)
             mb = sum(len(d.encode("utf-8")) for d in docs) / 1e6
+            reps = max(args.reps, math.ceil(args.reps * MIN_MB / mb))
             for mode in args.modes.split(","):
                 chunkers = chunkers_for(mode)
-                times = bench(docs, chunkers, args.reps)
+                times = bench(docs, chunkers, reps)
                 speed = {n: mb / statistics.median(t) for n, t in times.items()}
-                rows.append((f"{shape} {lang}", mode, len(docs), mb, speed))
+                rows.append((f"{shape} {lang}", mode, len(docs), mb if reps == args.reps else (mb, reps), speed))
                 print(_line(rows[-1]), flush=True)
     return 0
 
 
 def _line(row) -> str:
     shape, mode, ndocs, mb, speed = row
+    mb, reps = mb if isinstance(mb, tuple) else (mb, None)
     own = speed["norishiro"]
     parts = [f"{n} {v:.1f}" + ("" if n == "norishiro" else f" ({own / v:.2f}x)") for n, v in speed.items()]
-    return f"| {shape} | {mode} | {ndocs} docs, {mb:.2f} MB | " + " · ".join(parts) + " |"
+    size = f"{ndocs} docs, {mb:.2f} MB" + (f", {reps} repetitions" if reps else "")
+    return f"| {shape} | {mode} | {size} | " + " · ".join(parts) + " |"
 
 
 if __name__ == "__main__":
