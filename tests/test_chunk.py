@@ -163,6 +163,24 @@ def test_options_like_the_last_calls_reuse_its_plan_and_others_do_not():
     assert spans(norishiro.chunk(text, a, overlap=10)) != small
 
 
+def test_a_packing_chunker_whose_init_skips_the_base_class_still_chunks(monkeypatch):
+    """What a packing chunker works out once from its config is there for a registered
+    subclass whose own ``__init__`` does not call the base class's."""
+    from norishiro.chunkers import CHUNKERS
+    from norishiro.chunkers.recursive import RecursiveChunker
+
+    class OwnInit(RecursiveChunker):
+        def __init__(self, config=None, **_runtime):
+            self.config = config
+
+    monkeypatch.setitem(CHUNKERS, "own-init", OwnInit)
+    text = "第一文です。第二文です。\n\n" * 60
+    for opts in ({"overlap": 20}, {}):
+        mine = norishiro.chunk(text, size=200, structure=False, strategy="own-init", **opts)
+        base = norishiro.chunk(text, size=200, structure=False, **opts)
+        assert [(c.start, c.end) for c in mine] == [(c.start, c.end) for c in base]
+
+
 def test_chunking_leaves_no_reference_cycles():
     """A text's boundaries, sentence windows and soft-wrap decisions refer to no object that
     refers back to them: they are freed when the chunks are made, not by the collector."""

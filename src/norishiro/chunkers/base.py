@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Protocol
 
 from ..core.boundaries import Boundaries
@@ -80,10 +80,17 @@ class PackingChunker:
 
     def __init__(self, config=None, **_runtime):
         self.config = config
-        # what every call with this config asks first, answered once: the last chunks share
-        # the text evenly; plain text suits ``plain_spans`` (without, with overlap)
-        self._balance = self.balances and getattr(config, "balance", True)
-        self._plain = (self._plain_levels(False), self._plain_levels(True))
+
+    # what every call with this config asks first, answered once (also for a subclass whose
+    # __init__ does not call this one's): the last chunks share the text evenly; plain text
+    # suits ``plain_spans`` (without overlap, with it)
+    @cached_property
+    def _balance(self) -> bool:
+        return self.balances and getattr(self.config, "balance", True)
+
+    @cached_property
+    def _plain(self) -> tuple[bool, bool]:
+        return self._plain_levels(False), self._plain_levels(True)
 
     def one_chunk(self, text: str, measure: Measure, size: int, head: str) -> int | None:
         """The size of the one chunk that a region of ``text`` is, with ``head`` (its prefix
