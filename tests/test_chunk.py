@@ -181,6 +181,25 @@ def test_a_packing_chunker_whose_init_skips_the_base_class_still_chunks(monkeypa
         assert [(c.start, c.end) for c in mine] == [(c.start, c.end) for c in base]
 
 
+@pytest.mark.parametrize("tokens", [False, True])
+@pytest.mark.parametrize("opts", [{}, {"structure": False}, {"strategy": "sentences"}])
+def test_blank_lines_after_a_chunk_that_fills_the_budget_go_with_the_text_after(opts, tokens):
+    """A chunk that ends where the budget runs out, before blank lines, is followed by the
+    blank lines and the text after them, not by a chunk of the blank lines alone (the
+    farthest paragraph cut of that window is right behind them: the finer levels serve)."""
+    from invariants import check_chunks
+    from norishiro.core.measure import TiktokenSizer
+
+    table = "| name     | size |\n|----------+------|\n" + "".join(f"| pkg{i:03d}   | {i:4d} |\n" for i in range(2))
+    prose = "\n".join(["the copy manager archives the system it installs and more words here."] * 6) + "\n"
+    sizer = TiktokenSizer("o200k_base") if tokens else None
+    size = sizer.count(table) if tokens else len(table)
+    for text in (table + "\n\n" + prose, "A" * (len(table) - 1) + ".\n\n" + prose):
+        chunks = norishiro.chunk(text, size=size, tokenizer=sizer, **opts)
+        check_chunks(text, chunks, size, sizer.count if tokens else len)
+        assert all(c.text.strip() for c in chunks), [c.text for c in chunks]
+
+
 def test_chunking_leaves_no_reference_cycles():
     """A text's boundaries, sentence windows and soft-wrap decisions refer to no object that
     refers back to them: they are freed when the chunks are made, not by the collector."""

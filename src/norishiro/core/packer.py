@@ -28,7 +28,7 @@ from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, W
 from .measure import Measure
 from .newlines import no_newline
 from .overlap import OverlapSearch
-from .plain import BALANCED_TAIL, paragraph_end
+from .plain import BALANCED_TAIL, paragraph_end, past_blank
 
 Span = tuple[int, int, int]  # start, end, size
 
@@ -91,12 +91,9 @@ class Packer(OverlapSearch):
             self._atom_starts = [a for a, _ in fitting]
             self._atom_ends = [b for _, b in fitting]
         # headings on their own lines (start, where their text begins): no chunk should end on one
-        self._head_starts: list[int] = []
-        self._head_bodies: list[int] = []
-        if heads:
-            ordered = sorted((a, b) for a, b in heads if b > a)
-            self._head_starts = [a for a, _ in ordered]
-            self._head_bodies = [b for _, b in ordered]
+        ordered = sorted((a, b) for a, b in heads if b > a)
+        self._head_starts: list[int] = [a for a, _ in ordered]
+        self._head_bodies: list[int] = [b for _, b in ordered]
 
     def prefix(self, s: int) -> str:
         return self._prefix(s) if self._prefix else ""
@@ -245,8 +242,11 @@ class Packer(OverlapSearch):
         return best
 
     def find_end(self, s: int, lo: int) -> int | None:
-        """Best end for a chunk starting at ``s`` that must reach beyond ``lo``: one that
-        does not leave a heading at the chunk's end if there is one, else any."""
+        """Best end for a chunk starting at ``s`` that must reach beyond ``lo`` (and past the
+        white space at ``s`` where one can: ``past_blank``), leaving no heading at its end where one can."""
+        if s < self.n and self.text[s].isspace() and (ink := past_blank(self.text, s, lo)) > lo:
+            if (got := self.find_end(s, ink)) is not None:
+                return got
         # only a heading whose text begins after s and that starts within reach matters
         i = bisect_right(self._head_bodies, s)
         self._level = None
@@ -369,7 +369,7 @@ class Packer(OverlapSearch):
         """``find_end`` for characters with no prefix, atom or heading, where the paragraph
         level comes first (plain text): its fast path and the balancing of the last chunks
         in one call, the search where no paragraph cut serves."""
-        got = paragraph_end(self._para, self.n, self.size, self._balance_from, s, lo)
+        got = paragraph_end(self.text, self._para, self.size, self._balance_from, s, lo)
         return self.find_end(s, lo) if got == -1 else got
 
     def spans(self, after: tuple[int, int] | None = None) -> Iterator[Span]:

@@ -8,6 +8,7 @@ boundaries: the spans are the packer's (tests compare both).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from itertools import chain
@@ -15,18 +16,36 @@ from itertools import chain
 from .boundaries import Boundaries
 from .measure import Measure
 
-__all__ = ["paragraph_end", "plain_spans", "BALANCED_TAIL"]
+__all__ = ["paragraph_end", "past_blank", "plain_spans", "BALANCED_TAIL"]
 
 Span = tuple[int, int, int]
 BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
+_INK = re.compile(r"\S")
 
 
-def paragraph_end(para: list[int], n: int, size: int, balance_from: int, s: int, lo: int) -> int | None:
+def past_blank(text: str, s: int, lo: int) -> int:
+    """``lo``, or the first character after the white space at ``s`` when that is later: a
+    chunk from ``s`` that ends past it holds something to embed. The searches look for such
+    an end first, so that a chunk of white space alone (the blank lines after a table that
+    fills the budget) is made only where no end of any level reaches past it."""
+    if s >= len(text) or not text[s].isspace():
+        return lo
+    m = _INK.search(text, s)
+    return max(lo, m.start() if m else len(text))
+
+
+def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: int, lo: int) -> int | None:
     """The packer's end for a chunk of plain text in characters starting at ``s`` that must
     reach past ``lo``, where the paragraph level comes first: the text's end when it is
     within reach, else the farthest paragraph cut that is, moved back to an even share of
     the rest when the last chunks share it (``s >= balance_from``); -1 where no paragraph
-    cut serves (the packer's search must look), None where no end can reach past ``lo``."""
+    cut serves (the packer's search must look), None where no end can reach past ``lo``.
+    Past the white space at ``s`` where an end can be (``past_blank``), as ``find_end``."""
+    n = len(text)
+    if s < n and text[s].isspace():
+        ink = past_blank(text, s, lo)
+        if ink > lo and (got := paragraph_end(text, para, size, balance_from, s, ink)) is not None:
+            return got
     hi = s + size
     if hi >= n:
         return n if n > lo else None
@@ -60,7 +79,7 @@ def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, ba
     para = bnd.paragraph_cuts()
     balance_from = measure.back(n, BALANCED_TAIL * size) if balance else n + 1
     made = None
-    s, e = 0, paragraph_end(para, n, size, balance_from, 0, 0)
+    s, e = 0, paragraph_end(text, para, size, balance_from, 0, 0)
     if e == -1:
         made = packer(bnd)
         e = made.find_end(0, 0)
@@ -80,7 +99,7 @@ def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, ba
             if first <= 0:  # the search's generators must look
                 break
             nxt = first
-        got = paragraph_end(para, n, size, balance_from, nxt, e)
+        got = paragraph_end(text, para, size, balance_from, nxt, e)
         if got == -1:
             made = made or packer(bnd)
             got = made.find_end(nxt, e)
