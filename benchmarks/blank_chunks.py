@@ -1,6 +1,7 @@
 """Chunks of nothing but white space: how many structure-aware chunking makes, per shape of
 text and configuration (a chunk with nothing to embed; ``norishiro lint`` reports it as
-``blank``).
+``blank``), and chunks that are a table's border or rule lines alone (``+-----+``,
+``|----+----|``: nothing to embed either).
 
 Shapes as in shapes.py (from installed packages: debian-reference-en/-ja, the clinical
 samples), with structure on, in four configurations; ``--random N`` instead chunks N
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -38,6 +40,16 @@ _WORDS = "the package manager reads lists before it installs anything on system 
 
 def blank(chunks) -> int:
     return sum(not c.text.strip() for c in chunks)
+
+
+_RULE = re.compile(r"[ \t]*[+|]?(?:[-=]{3,}[+|]?)+[ \t]*")
+
+
+def rules_alone(chunks) -> int:
+    """Chunks whose lines are all a table's border or rule lines (and at least one is)."""
+    return sum(
+        bool(c.text.strip()) and all(_RULE.fullmatch(line) for line in c.text.strip("\n").split("\n")) for c in chunks
+    )
 
 
 def generated(rng: random.Random) -> str:
@@ -69,17 +81,21 @@ def main(argv=None) -> int:
     if args.random:
         rng = random.Random(args.seed)
         docs = [generated(rng) for _ in range(args.random)]
-        runs = total = found = 0
+        runs = total = found = rules = 0
         for size in (80, 150, 300, 600):
             for strategy in ("recursive", "sentences"):
                 for d in docs:
                     chunks = norishiro.chunk(d, size=size, strategy=strategy)
                     runs, total, found = runs + 1, total + len(chunks), found + blank(chunks)
-        print(f"{args.random} generated documents, {runs} chunkings: {total} chunks, {found} of white space alone")
+                    rules += rules_alone(chunks)
+        print(
+            f"{args.random} generated documents, {runs} chunkings: {total} chunks, {found} of white space alone, "
+            f"{rules} of table rules alone"
+        )
         return 0
     tok = TiktokenSizer("o200k_base")
-    print("| shape | configuration | chunks | of white space alone |")
-    print("|---|---|---:|---:|")
+    print("| shape | configuration | chunks | of white space alone | table rules alone |")
+    print("|---|---|---:|---:|---:|")
     for shape in args.shapes.split(","):
         for lang in ("en", "ja") if shape != "clinical-flat" else ("ja",):
             docs = shape_docs(shape, lang)
@@ -88,7 +104,7 @@ def main(argv=None) -> int:
                 if opts.pop("tokens", False):
                     opts["tokenizer"] = tok
                 chunks = [c for d in docs for c in norishiro.chunk(d, **opts)]
-                print(f"| {shape} {lang} | {name} | {len(chunks)} | {blank(chunks)} |")
+                print(f"| {shape} {lang} | {name} | {len(chunks)} | {blank(chunks)} | {rules_alone(chunks)} |")
     return 0
 
 

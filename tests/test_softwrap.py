@@ -195,7 +195,8 @@ def test_line_end_patterns_searched_from_the_end_find_what_a_forward_search_find
 
 def _wrapped_prose_and_table():
     """Hard-wrapped prose, then a table with a border line above its header (as a plain-text
-    rendering of a document draws one) that fits a budget alone but not with the border."""
+    rendering of a document draws one): the text, where the table's border and its header
+    row start, and the table's length from its border."""
     prose = (
         "Debian keeps its packages in archives that mirrors copy every few hours, and the "
         "package manager reads their lists before it installs anything on the system. "
@@ -208,26 +209,46 @@ def _wrapped_prose_and_table():
         "    |-----------+------+----+-----------------------|\n" + rows
     )
     text = "\n".join(lines) + "\n\n" + table + "\nAfter the table comes more text.\n"
-    return text, text.index("    |  package"), len(table) - table.index("    |  package")
+    return text, text.index("    +---"), text.index("    |  package"), len(table)
 
 
 @pytest.mark.parametrize("strategy", ["recursive", "sentences"])
 @pytest.mark.parametrize("tokens", [False, True])
 def test_a_table_that_does_not_fit_with_the_text_before_starts_a_chunk(strategy, tokens):
-    """Where the window ends inside a table that fits alone, the table's first line is a line
-    cut even where newlines are soft wraps: the chunk before ends there, not at the spaces
-    before the table's border (which were a chunk of their own, with nothing to embed). In
-    tokens the window is wider than the budget: the table is the one where the budget ends."""
+    """Where the window ends inside a table that fits alone, the table's first line (its
+    border's) is a line cut even where newlines are soft wraps: the chunk before ends there,
+    not at the spaces before the border (which were a chunk of their own, with nothing to
+    embed), and the border stays with the table (it was a chunk of its own where the table
+    fitted only without it). In tokens the window is wider than the budget: the table is the
+    one where the budget ends."""
     from norishiro.core.measure import CharSizer, TiktokenSizer
 
-    text, table_at, table_len = _wrapped_prose_and_table()
+    text, border_at, _header_at, table_len = _wrapped_prose_and_table()
     sizer = TiktokenSizer("o200k_base") if tokens else CharSizer()
-    size = sizer.count(text[table_at : table_at + table_len]) + (1 if tokens else 20)
-    assert sizer.count(text[text.index("    +---") : table_at + table_len]) > size  # not with its border
+    size = sizer.count(text[border_at : border_at + table_len]) + (1 if tokens else 20)
     chunks = norishiro.chunk(text, size=size, strategy=strategy, tokenizer=sizer if tokens else None)
     check_chunks(text, chunks, size, sizer.count)
     assert all(c.text.strip() for c in chunks)
-    assert table_at in [c.end for c in chunks]
+    assert border_at in [c.end for c in chunks]
+    assert not any(c.text.strip().startswith("+---") and "|" not in c.text for c in chunks)
+
+
+def test_a_grid_tables_border_line_is_part_of_the_table():
+    """The border drawn right above a table's header row belongs to the table (kept whole with
+    it, not repeated with its header); a border line apart from it (a blank line between) or
+    a table without one is as it was."""
+    from norishiro.core.atoms import find_atoms
+
+    text, border_at, header_at, table_len = _wrapped_prose_and_table()
+    (table,) = [a for a in find_atoms(text) if a.kind == "table"]
+    assert (table.start, table.end) == (border_at, border_at + table_len)
+    assert table.header.startswith("    |  package")  # the border is not repeated with the header
+    apart = text[:border_at] + text[border_at:header_at] + "\n" + text[header_at:]
+    (table,) = [a for a in find_atoms(apart) if a.kind == "table"]
+    assert table.start == header_at + 1
+    bare = text[:border_at] + text[header_at:]
+    (table,) = [a for a in find_atoms(bare) if a.kind == "table"]
+    assert table.start == border_at
 
 
 def test_an_atom_that_starts_inside_a_line_is_no_line_cut():
@@ -236,7 +257,7 @@ def test_an_atom_that_starts_inside_a_line_is_no_line_cut():
     from norishiro.core.measure import CharSizer
     from norishiro.core.packer import Packer
 
-    text, _, _ = _wrapped_prose_and_table()
+    text, _, _, _ = _wrapped_prose_and_table()
     inside = text.index("mirrors") + 3  # in a hard-wrapped line, inside a word
     spans = list(Packer(text, CharSizer().measure(text), 60, atoms=[(inside, inside + 40)]).spans())
     ends = [e for _, e, _ in spans]

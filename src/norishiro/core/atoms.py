@@ -37,6 +37,8 @@ _MD_TABLE = re.compile(
     r"\n(([ \t]*\|[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n)"
     r"(?:[ \t]*\|[^\n]*\|[ \t]*(?:\r?\n|$))*)"
 )
+# a grid table's top border (+-----+-----+), drawn on the line above its header row
+_BORDER = re.compile(r"[ \t]*\+[-=+]{2,}[ \t]*\r?\n")
 _TSV_LINE = re.compile(r"\n([^\t\n]*\t[^\t\n]*\t[^\n]*)")
 # one pattern per colon: a literal first character lets the engine skip ahead (7x faster)
 _LEAD_HINTS = tuple(re.compile(c + r"[ \t]*\r?\n[ \t]*(?:[・•●○\-*+]|\d|[（(]|[①-⑳])") for c in ":：")
@@ -66,7 +68,7 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
         groups += bool(found)
     tables = lines.tables
     if tables is not None or "|" in text:
-        got = [Atom(a - 1, e - 1, "table", h - 1, t[a:h]) for a, h, e in _tables(t, tables)]
+        got = _bordered(t, _tables(t, tables))
         found += got
         groups += bool(got)
     if _tabs_at_least(text, 6):
@@ -139,6 +141,18 @@ def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
     if len(run) < 3:
         return []
     return [Atom(run[0][0], run[-1][1], "table", run[0][1], text[run[0][0] : run[0][1]])]
+
+
+def _bordered(t: str, spans: list[tuple[int, int, int]]) -> list[Atom]:
+    """The table atoms of ``(start, body_start, end)`` spans in ``t`` ("\n" + text), each with
+    the border line drawn right above it (``+-----+``, a grid table's top), so that no chunk
+    is that line alone."""
+    out: list[Atom] = []
+    for a, h, e in spans:
+        above = t.rfind("\n", 0, a - 1) + 1 if a >= 2 else a
+        start = above if above < a and _BORDER.fullmatch(t, above, a) else a
+        out.append(Atom(start - 1, e - 1, "table", h - 1, t[a:h]))
+    return out
 
 
 def _code_blocks(t: str, lines: list[int] | None) -> list[tuple[int, int]]:
