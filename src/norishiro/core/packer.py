@@ -28,7 +28,7 @@ from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, W
 from .measure import Measure
 from .newlines import no_newline
 from .overlap import OverlapSearch
-from .plain import BALANCED_TAIL, paragraph_end, past_blank
+from .plain import BALANCED_TAIL, blank_at, paragraph_end, past_blank
 
 Span = tuple[int, int, int]  # start, end, size
 
@@ -242,11 +242,14 @@ class Packer(OverlapSearch):
         return best
 
     def find_end(self, s: int, lo: int) -> int | None:
-        """Best end for a chunk starting at ``s`` that must reach beyond ``lo`` (and past the
-        white space at ``s`` where one can: ``past_blank``), leaving no heading at its end where one can."""
-        if s < self.n and self.text[s].isspace() and (ink := past_blank(self.text, s, lo)) > lo:
-            if (got := self.find_end(s, ink)) is not None:
-                return got
+        """Best end for a chunk starting at ``s`` that must reach beyond ``lo``, leaving no
+        heading at its end where one can, and more than white space where one can."""
+        got = self._best_end(s, lo)
+        if got is not None and self.text[s].isspace() and blank_at(self.text, s, got):  # look past white space alone
+            got = self._best_end(s, past_blank(self.text, s, lo)) or got
+        return got
+
+    def _best_end(self, s: int, lo: int) -> int | None:
         # only a heading whose text begins after s and that starts within reach matters
         i = bisect_right(self._head_bodies, s)
         self._level = None
@@ -366,17 +369,14 @@ class Packer(OverlapSearch):
         return not (self._atom_starts and self._blocked(c)) and not (avoid_heads and self._on_heading(c))
 
     def _plain_end(self, s: int, lo: int) -> int | None:
-        """``find_end`` for characters with no prefix, atom or heading, where the paragraph
-        level comes first (plain text): its fast path and the balancing of the last chunks
-        in one call, the search where no paragraph cut serves."""
+        """``find_end`` for plain text in characters: ``paragraph_end``, else the search."""
         got = paragraph_end(self.text, self._para, self.size, self._balance_from, s, lo)
         return self.find_end(s, lo) if got == -1 else got
 
     def spans(self, after: tuple[int, int] | None = None) -> Iterator[Span]:
         """Yield ``(start, end, size)`` covering the text in order; with ``after``, those
         after the chunk ``(start, end)`` (which another search gave: see ``plain``)."""
-        n = self.n
-        s = 0
+        n, s = self.n, 0
         if s >= n:
             return
         find_end = self.find_end

@@ -16,20 +16,24 @@ from itertools import chain
 from .boundaries import Boundaries
 from .measure import Measure
 
-__all__ = ["paragraph_end", "past_blank", "plain_spans", "BALANCED_TAIL"]
+__all__ = ["paragraph_end", "blank_at", "past_blank", "plain_spans", "BALANCED_TAIL"]
 
 Span = tuple[int, int, int]
 BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
 _INK = re.compile(r"\S")
 
 
+def blank_at(text: str, s: int, e: int) -> bool:
+    """``text[s:e]`` (not empty) is white space alone: a chunk with nothing to embed (its
+    first characters, an indented line's, and its last are looked at before the whole)."""
+    return text[s : min(e, s + 8)].isspace() and text[e - 1].isspace() and _INK.search(text, s, e) is None
+
+
 def past_blank(text: str, s: int, lo: int) -> int:
-    """``lo``, or the first character after the white space at ``s`` when that is later: a
-    chunk from ``s`` that ends past it holds something to embed. The searches look for such
-    an end first, so that a chunk of white space alone (the blank lines after a table that
-    fills the budget) is made only where no end of any level reaches past it."""
-    if s >= len(text) or not text[s].isspace():
-        return lo
+    """``lo``, or the first character after the white space at ``s`` when that is later: an
+    end past it gives a chunk from ``s`` something to embed. Where an end search gives a chunk
+    of white space alone (the blank lines after a table that filled the budget), it looks again
+    past them, and keeps the blank chunk only where no level has an end there."""
     m = _INK.search(text, s)
     return max(lo, m.start() if m else len(text))
 
@@ -40,27 +44,30 @@ def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: i
     within reach, else the farthest paragraph cut that is, moved back to an even share of
     the rest when the last chunks share it (``s >= balance_from``); -1 where no paragraph
     cut serves (the packer's search must look), None where no end can reach past ``lo``.
-    Past the white space at ``s`` where an end can be (``past_blank``), as ``find_end``."""
+    A chunk of white space alone looks again past it, as ``find_end`` does."""
     n = len(text)
-    if s < n and text[s].isspace():
-        ink = past_blank(text, s, lo)
-        if ink > lo and (got := paragraph_end(text, para, size, balance_from, s, ink)) is not None:
-            return got
     hi = s + size
     if hi >= n:
-        return n if n > lo else None
-    j = bisect_right(para, hi) - 1
-    if j < 0 or para[j] <= lo:
-        return -1
-    e = para[j]
-    if s >= balance_from:  # the packer's balancing, for a paragraph cut
-        rest = n - s
-        k = -(-rest // size)
-        if 2 <= k <= BALANCED_TAIL:
-            share = -(-rest // k)
-            t = max(min(n, s + share), lo + 1)
-            if t < e:
-                return para[bisect_left(para, t)]  # e itself is one of them
+        e, alone = (n if n > lo else None), True
+    else:
+        j = bisect_right(para, hi) - 1
+        if j < 0 or para[j] <= lo:
+            return -1
+        e = para[j]
+        if s >= balance_from:  # the packer's balancing, for a paragraph cut
+            rest = n - s
+            k = -(-rest // size)
+            if 2 <= k <= BALANCED_TAIL:
+                share = -(-rest // k)
+                t = max(min(n, s + share), lo + 1)
+                if t < e:
+                    j = bisect_left(para, t)  # e itself is one of them
+                    e = para[j]
+        # a paragraph (a line with something on it) between s and e: not white space alone
+        alone = j == 0 or para[j - 1] <= s
+    if e is not None and alone and blank_at(text, s, e):
+        again = paragraph_end(text, para, size, balance_from, s, past_blank(text, s, lo))
+        return e if again is None else again
     return e
 
 
