@@ -28,7 +28,7 @@ from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, W
 from .measure import Measure
 from .newlines import no_newline
 from .overlap import OverlapSearch
-from .plain import BALANCED_TAIL, blank_at, paragraph_end, past_blank
+from .plain import BALANCED_TAIL, find_ink, paragraph_end, past_blank
 
 Span = tuple[int, int, int]  # start, end, size
 
@@ -91,9 +91,12 @@ class Packer(OverlapSearch):
             self._atom_starts = [a for a, _ in fitting]
             self._atom_ends = [b for _, b in fitting]
         # headings on their own lines (start, where their text begins): no chunk should end on one
-        ordered = sorted((a, b) for a, b in heads if b > a)
-        self._head_starts: list[int] = [a for a, _ in ordered]
-        self._head_bodies: list[int] = [b for _, b in ordered]
+        self._head_starts: list[int] = []
+        self._head_bodies: list[int] = []
+        if heads:
+            ordered = sorted((a, b) for a, b in heads if b > a)
+            self._head_starts = [a for a, _ in ordered]
+            self._head_bodies = [b for _, b in ordered]
 
     def prefix(self, s: int) -> str:
         return self._prefix(s) if self._prefix else ""
@@ -244,21 +247,18 @@ class Packer(OverlapSearch):
     def find_end(self, s: int, lo: int) -> int | None:
         """Best end for a chunk starting at ``s`` that must reach beyond ``lo``, leaving no
         heading at its end where one can, and more than white space where one can."""
-        got = self._best_end(s, lo)
-        if got is not None and self.text[s].isspace() and blank_at(self.text, s, got):  # look past white space alone
-            got = self._best_end(s, past_blank(self.text, s, lo)) or got
-        return got
-
-    def _best_end(self, s: int, lo: int) -> int | None:
         # only a heading whose text begins after s and that starts within reach matters
-        i = bisect_right(self._head_bodies, s)
+        i, got = bisect_right(self._head_bodies, s), None
         self._level = None
         if i < len(self._head_bodies) and self._head_starts[i] < self._reach(s, self.size):
             got = self._find_end(s, lo, avoid_heads=True)
-            if got is not None:
-                return self._balanced(s, lo, got, True) if s >= self._balance_from else got
-        got = self._find_end(s, lo)
-        return self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
+            got = self._balanced(s, lo, got, True) if s >= self._balance_from and got is not None else got
+        if got is None:
+            got = self._find_end(s, lo)
+            got = self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
+        if got is not None and self.text[s].isspace() and find_ink(self.text, s, got) is None:  # white space alone
+            got = self.find_end(s, past_blank(self.text, s, lo)) or got  # past it, where an end can be
+        return got
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
         hi = min(self.n, s + self.size) if self._plain else self._reach(s, self.size)

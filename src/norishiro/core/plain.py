@@ -16,17 +16,12 @@ from itertools import chain
 from .boundaries import Boundaries
 from .measure import Measure
 
-__all__ = ["paragraph_end", "blank_at", "past_blank", "plain_spans", "BALANCED_TAIL"]
+__all__ = ["paragraph_end", "find_ink", "past_blank", "plain_spans", "BALANCED_TAIL"]
 
 Span = tuple[int, int, int]
 BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
-_INK = re.compile(r"\S")
-
-
-def blank_at(text: str, s: int, e: int) -> bool:
-    """``text[s:e]`` (not empty) is white space alone: a chunk with nothing to embed (its
-    first characters, an indented line's, and its last are looked at before the whole)."""
-    return text[s : min(e, s + 8)].isspace() and text[e - 1].isspace() and _INK.search(text, s, e) is None
+# find_ink(text, s, e): the first character of text[s:e] that is not white space, or None
+find_ink = re.compile(r"\S").search
 
 
 def past_blank(text: str, s: int, lo: int) -> int:
@@ -34,7 +29,7 @@ def past_blank(text: str, s: int, lo: int) -> int:
     end past it gives a chunk from ``s`` something to embed. Where an end search gives a chunk
     of white space alone (the blank lines after a table that filled the budget), it looks again
     past them, and keeps the blank chunk only where no level has an end there."""
-    m = _INK.search(text, s)
+    m = find_ink(text, s)
     return max(lo, m.start() if m else len(text))
 
 
@@ -65,7 +60,7 @@ def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: i
                     e = para[j]
         # a paragraph (a line with something on it) between s and e: not white space alone
         alone = j == 0 or para[j - 1] <= s
-    if e is not None and alone and blank_at(text, s, e):
+    if e is not None and alone and text[s].isspace() and find_ink(text, s, e) is None:  # white space alone
         again = paragraph_end(text, para, size, balance_from, s, past_blank(text, s, lo))
         return e if again is None else again
     return e
