@@ -19,7 +19,7 @@ default) to show what structure costs. Timing as in run.py: CPU-interleaved per 
 median over repetitions of the total; MB/s of UTF-8. A corpus under ``MIN_MB`` (the clinical
 samples, 0.09 MB: a repetition of it takes about 0.2 ms) is repeated more, so that every
 shape's median stands on about ``--reps`` x ``MIN_MB`` of text (at ``--reps 5`` the clinical
-samples run 28 repetitions); a line says how many when it is more than ``--reps``.
+samples run 30 repetitions); a line says how many when it is more than ``--reps``.
 
     python benchmarks/shapes.py [--reps 3] [--shapes one-line,markdown] [--modes chars,tokens,overlap]
 """
@@ -100,14 +100,13 @@ def main(argv=None) -> int:
                 chunkers = chunkers_for(mode)
                 times = bench(docs, chunkers, reps)
                 speed = {n: mb / statistics.median(t) for n, t in times.items()}
-                rows.append((f"{shape} {lang}", mode, len(docs), mb if reps == args.reps else (mb, reps), speed))
+                rows.append((f"{shape} {lang}", mode, len(docs), mb, speed, reps if reps > args.reps else None))
                 print(_line(rows[-1]), flush=True)
     return 0
 
 
 def _line(row) -> str:
-    shape, mode, ndocs, mb, speed = row
-    mb, reps = mb if isinstance(mb, tuple) else (mb, None)
+    shape, mode, ndocs, mb, speed, reps = row
     own = speed["norishiro"]
     parts = [f"{n} {v:.1f}" + ("" if n == "norishiro" else f" ({own / v:.2f}x)") for n, v in speed.items()]
     size = f"{ndocs} docs, {mb:.2f} MB" + (f", {reps} repetitions" if reps else "")

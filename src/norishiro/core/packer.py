@@ -257,7 +257,7 @@ class Packer(OverlapSearch):
             got = self._find_end(s, lo)
             got = self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
         if got is not None and self.text[s].isspace() and find_ink(self.text, s, got) is None:  # white space alone
-            got = self.find_end(s, past_blank(self.text, s, lo)) or got  # past it, where an end can be
+            got = self.find_end(s, past_blank(self.text, got, lo)) or got  # past it, where an end can be
         return got
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:

@@ -25,8 +25,9 @@ find_ink = re.compile(r"\S").search
 
 
 def past_blank(text: str, s: int, lo: int) -> int:
-    """``lo``, or the first character after the white space at ``s`` when that is later: an
-    end past it gives a chunk from ``s`` something to embed. Where an end search gives a chunk
+    """``lo``, or the first character from ``s`` on that is not white space when that is
+    later (``s``: the end of a chunk of white space alone): an end past it gives the chunk
+    something to embed. Where an end search gives a chunk
     of white space alone (the blank lines after a table that filled the budget), it looks again
     past them, and keeps the blank chunk only where no level has an end there."""
     m = find_ink(text, s)
@@ -61,7 +62,7 @@ def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: i
         # a paragraph (a line with something on it) between s and e: not white space alone
         alone = j == 0 or para[j - 1] <= s
     if e is not None and alone and text[s].isspace() and find_ink(text, s, e) is None:  # white space alone
-        again = paragraph_end(text, para, size, balance_from, s, past_blank(text, s, lo))
+        again = paragraph_end(text, para, size, balance_from, s, past_blank(text, e, lo))
         return e if again is None else again
     return e
 
