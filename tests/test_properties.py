@@ -103,7 +103,10 @@ def test_fast_counter_equals_tiktoken(text):
     fast = fast_tokenizer("o200k_base")
     if fast is None:  # pragma: no cover - no native module on this platform
         return
-    assert fast.count(text) == len(get_encoding("o200k_base").encode_ordinary(text))
+    for name in ("o200k_base", "cl100k_base"):  # the sizer tokenizes and counts with it
+        ref = get_encoding(name).encode_ordinary(text)
+        fast = fast_tokenizer(name)
+        assert fast.encode(text) == ref and fast.count(text) == len(ref)
 
 
 MD_PIECES = [
@@ -1037,3 +1040,34 @@ def test_the_plain_packers_end_is_find_ends(pieces, size, balance):
         reach = [c for c in para if s <= c <= s + size]
         for lo in {s, *reach, *(c - 1 for c in reach if c > s)}:
             assert p._plain_end(s, lo) == p.find_end(s, lo), (text, s, lo)
+
+
+@given(texts)
+def test_the_compiled_token_ends_are_the_numpy_running_sum(text):
+    """The token index's character ends: the compiled running sum over the tokenizer's list
+    and the numpy one (the pure-Python path) agree, and end at the text's length."""
+    from compiled_mode import compiled_helpers
+    from norishiro.core import compiled
+    from norishiro.core.measure import TiktokenSizer
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    for name in ("o200k_base", "cl100k_base"):
+        sizer = TiktokenSizer(name)
+        fast = sizer.measure(text).ends
+        with compiled_helpers(False):
+            slow = sizer.measure(text).ends
+        assert fast == slow and (not text or fast[-1] == len(text))
+
+
+def test_the_compiled_token_ends_refuse_an_id_outside_the_table():
+    from norishiro.core import compiled
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    assert compiled.native.token_ends([0, 2, 1], b"\x01\x02\x03") == [1, 4, 6]
+    for bad in ([3], [-1]):
+        with pytest.raises(ValueError, match="not in the table"):
+            compiled.native.token_ends(bad, b"\x01\x02\x03")
+    with pytest.raises(TypeError):
+        compiled.native.token_ends([1.5], b"\x01\x02\x03")

@@ -1,4 +1,7 @@
 import hashlib
+import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -136,15 +139,57 @@ def test_rank_table_is_cached_on_disk_and_works_without_a_writable_cache(tmp_pat
     tk.rank_table.cache_clear()
 
 
-def test_long_texts_use_the_rust_tokenizer_with_the_same_tokens():
+def test_the_sizer_gives_tiktokens_tokens_short_and_long():
     from norishiro.core import measure
 
     sizer = measure.TiktokenSizer("o200k_base")
-    text = ("日本語の文です。English words, numbers 12345 and emoji 👍🏽. " * 5000)[: measure.FAST_FROM + 10]
-    long_m = sizer.measure(text)  # tokenized by bpe-openai (when it loads)
-    ref = sizer.encoding.encode_ordinary(text)  # tiktoken itself
-    assert len(long_m.ends) == len(ref) and long_m.ends[-1] == len(text)
-    assert long_m.count(0, len(text)) == len(ref)
+    unit = "日本語の文です。English words, numbers 12345 and emoji 👍🏽 <|endoftext|>. "
+    for text in (unit[:7], unit, (unit * 5000)[:200_010]):
+        m = sizer.measure(text)  # tokenized by bpe-openai (when it loads)
+        ref = sizer.encoding.encode_ordinary(text)  # tiktoken itself
+        assert len(m.ends) == len(ref) and m.ends[-1] == len(text)
+        assert m.count(0, len(text)) == sizer.count(text) == len(ref)
+
+
+def test_token_mode_loads_neither_tiktoken_nor_the_bpe_openai_package():
+    """Start-up: the Rust tokenizer's native module is loaded alone (the package's import
+    builds every model's table through tiktoken, most of a second), and tiktoken is not
+    built; a later import of the package still works, with the same module."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, norishiro\n"
+        "from norishiro.core.tokenizers_offline import fast_tokenizer\n"
+        "if fast_tokenizer('o200k_base') is None: print('no native module'); raise SystemExit\n"
+        "chunks = norishiro.chunk('短い文です。' * 3, size=4, tokenizer='o200k_base')\n"
+        "print(len(chunks), 'bpe_openai' in sys.modules, 'tiktoken' in sys.modules)\n"
+        "import bpe_openai\n"
+        "print(bpe_openai.get_encoding('o200k_base').encode('hello world') == [24912, 2375])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    if out.startswith("no native module"):  # pragma: no cover - a platform without the binary
+        return
+    assert out.split() == ["6", "False", "False", "True"], out
+
+
+def test_without_the_rust_tokenizer_tiktoken_gives_the_same_chunks():
+    import subprocess
+    import sys
+
+    code = (
+        "import json, norishiro\n"
+        "text = open('tests/data/ja-clinical/s01_discharge_pneumonia.md', encoding='utf-8').read()\n"
+        "print(json.dumps([(c.start, c.end) for c in norishiro.chunk(text, size=128, tokenizer='o200k_base')]))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root, env=env
+        ).stdout
+        for env in (dict(os.environ), dict(os.environ, NORISHIRO_NO_FAST_BPE="1"))
+    ]
+    assert runs[0] == runs[1] and len(json.loads(runs[0])) > 5
 
 
 def test_token_packing_of_text_that_lost_its_lines_is_the_same_without_the_wide_window_first():

@@ -2563,6 +2563,44 @@ static PyObject *soft_classes(PyObject *self, PyObject *arg) {
                          is_wrap_closer(c), is_strong_bullet(c), is_ja_particle_end(c), is_any_digit(c));
 }
 
+/* token_ends(tokens, starts) -> the running sum of starts[token] over tokens, as a list:
+   the character offset where each token ends (starts: one byte per token id, how many
+   characters start inside its bytes). The tokenizer's list of ids read once, no array. */
+static PyObject *token_ends(PyObject *self, PyObject *args) {
+    PyObject *tokens;
+    Py_buffer table;
+    if (!PyArg_ParseTuple(args, "O!y*", &PyList_Type, &tokens, &table))
+        return NULL;
+    const unsigned char *starts = (const unsigned char *)table.buf;
+    Py_ssize_t n = PyList_GET_SIZE(tokens), size = table.len;
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    long long sum = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long long id = PyLong_AsLongLong(PyList_GET_ITEM(tokens, i));
+        if (id < 0 || id >= size) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "token_ends: token %lld at %zd is not in the table", id, i);
+            Py_DECREF(out);
+            PyBuffer_Release(&table);
+            return NULL;
+        }
+        sum += starts[id];
+        PyObject *v = PyLong_FromLongLong(sum);
+        if (v == NULL) {
+            Py_DECREF(out);
+            PyBuffer_Release(&table);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    PyBuffer_Release(&table);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
@@ -2603,6 +2641,8 @@ static PyMethodDef methods[] = {
     {"classes", classes, METH_O,
      "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint, bracket, glued_first, "
      "emote_start, digit (-1: not known), space)"},
+    {"token_ends", token_ends, METH_VARARGS,
+     "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id) as a list"},
     {NULL, NULL, 0, NULL},
 };
 
