@@ -163,13 +163,26 @@ def sentence_end_share(doc: str, chunks: list[str]) -> tuple[int, int]:
     return ok, total
 
 
-def bench(docs: list[str], chunkers: dict[str, Callable], reps: int) -> dict[str, list[float]]:
+def bench(docs: list[str], chunkers: dict[str, Callable], reps: int, blocks: bool = False) -> dict[str, list[float]]:
+    """Seconds per repetition of the corpus, per chunker. Each document is chunked by every
+    chunker in turn (rotating who goes first), so that all meet the same moments of a noisy
+    machine; ``blocks``: each chunker chunks the whole corpus in turn instead, as a corpus is
+    chunked in use, so that what one chunker leaves in the CPU's caches (a tokenizer's
+    tables, shared by the peers that use tiktoken) does not decide another's time."""
     names = list(chunkers)
     times: dict[str, list[float]] = {n: [] for n in names}
     for r in range(reps):
         for fn in chunkers.values():
             if hasattr(fn, "reset"):
                 fn.reset()
+        if blocks:
+            k = r % len(names)
+            for n in names[k:] + names[:k]:
+                t0 = time.perf_counter()
+                for doc in docs:
+                    chunkers[n](doc)
+                times[n].append(time.perf_counter() - t0)
+            continue
         totals = {n: 0.0 for n in names}
         for di, doc in enumerate(docs):
             k = (r + di) % len(names)

@@ -20,8 +20,11 @@ median over repetitions of the total; MB/s of UTF-8. A corpus under ``MIN_MB`` (
 samples, 0.09 MB: a repetition of it takes about 0.2 ms) is repeated more, so that every
 shape's median stands on about ``--reps`` x ``MIN_MB`` of text (at ``--reps 5`` the clinical
 samples run 30 repetitions); a line says how many when it is more than ``--reps``.
+``--blocks``: each chunker chunks the whole corpus in turn (see ``run.bench``); norishiro's
+token index comes from another tokenizer than the peers' (bpe-openai's, with tiktoken's
+tokens), whose tables the others' runs push out of the caches between two documents.
 
-    python benchmarks/shapes.py [--reps 3] [--shapes one-line,markdown] [--modes chars,tokens,overlap]
+    python benchmarks/shapes.py [--reps 3] [--shapes one-line,markdown] [--modes chars,tokens,overlap] [--blocks]
 """
 
 from __future__ import annotations
@@ -89,6 +92,11 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument(
+        "--blocks",
+        action="store_true",
+        help="each chunker chunks the whole corpus in turn, instead of each document in turn",
+    )
     args = ap.parse_args(argv)
     rows = []
     for shape in args.shapes.split(","):
@@ -98,9 +106,10 @@ def main(argv=None) -> int:
             reps = max(args.reps, math.ceil(args.reps * MIN_MB / mb))
             for mode in args.modes.split(","):
                 chunkers = chunkers_for(mode)
-                times = bench(docs, chunkers, reps)
+                times = bench(docs, chunkers, reps, blocks=args.blocks)
                 speed = {n: mb / statistics.median(t) for n, t in times.items()}
-                rows.append((f"{shape} {lang}", mode, len(docs), mb, speed, reps if reps > args.reps else None))
+                label = mode + (" (blocks)" if args.blocks else "")
+                rows.append((f"{shape} {lang}", label, len(docs), mb, speed, reps if reps > args.reps else None))
                 print(_line(rows[-1]), flush=True)
     return 0
 
