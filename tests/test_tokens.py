@@ -151,6 +151,19 @@ def test_the_sizer_gives_tiktokens_tokens_short_and_long():
         assert m.count(0, len(text)) == sizer.count(text) == len(ref)
 
 
+def test_a_token_sizer_pickles_by_name():
+    """Worker processes get a sizer by pickle: by its name, with its own tokenizer there."""
+    import pickle
+
+    from norishiro.core.measure import TiktokenSizer
+
+    sizer = TiktokenSizer("cl100k_base")
+    data = pickle.dumps(sizer)
+    back = pickle.loads(data)
+    assert len(data) < 1000 and back.name == "cl100k_base"
+    assert back.count("日本語の文です。 hello") == sizer.count("日本語の文です。 hello")
+
+
 def test_token_mode_loads_neither_tiktoken_nor_the_bpe_openai_package():
     """Start-up: the Rust tokenizer's native module is loaded alone (the package's import
     builds every model's table through tiktoken, most of a second), and tiktoken is not

@@ -252,6 +252,10 @@ class TiktokenSizer:
         else:
             self._encode = self.encoding.encode_ordinary
 
+    def __reduce__(self):
+        # by name: a worker process loads its own tokenizer (the native one cannot be pickled)
+        return (type(self), (self.name,))
+
     @property
     def encoding(self):
         """The ``tiktoken.Encoding`` (built offline on first use)."""
