@@ -252,3 +252,14 @@ def test_the_last_candidate_within_an_estimate_is_the_searched_one():
         budget = rng.randint(-2, 30)
         want = max([i for i, c in enumerate(cands) if m.estimate(s, c) <= budget], default=-1)
         assert m.last_within(s, cands, budget) == want, (text, s, cands, budget)
+
+
+def test_one_token_sizer_serves_threads():
+    """The web app and thread pools share a sizer (and its native tokenizer) across threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    text = (Path(__file__).parent / "data" / "ja-clinical" / "s01_discharge_pneumonia.md").read_text(encoding="utf-8")
+    spans = lambda _=None: [(c.start, c.end) for c in norishiro.chunk(text, size=64, tokenizer="o200k_base")]  # noqa: E731
+    ref = spans()
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(spans, range(12))) == [ref] * 12
