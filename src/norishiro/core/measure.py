@@ -290,8 +290,7 @@ def _token_char_starts(encoding_name: str) -> np.ndarray:
 
 @cache
 def _token_char_starts_bytes(encoding_name: str) -> bytes:
-    """``_token_char_starts`` as one byte per token id, for the compiled running sum (a
-    token holds at most a few dozen characters)."""
+    """``_token_char_starts``, a byte per token id, for the compiled running sum."""
     starts = _token_char_starts(encoding_name)
     if len(starts) and starts.max() > 255:  # pragma: no cover - no such encoding
         raise ValueError(f"{encoding_name}: a token holds more than 255 characters")
