@@ -9,7 +9,7 @@ in its budget.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -199,32 +199,27 @@ def iter_chunks(
     paged = bool(doc.pages)
     for region, one in regions:
         if type(region) is OneChunk:  # what the chunker would say, said before any Region was made
-            spans: Iterable[tuple[int, int, int]] = ((0, len(region.text), region.size),)
-            prefix = (lambda _s, h=region.head: h) if region.head else None
-        else:
-            spans, prefix = chunker.spans(region), region.prefix
-        offset, own = region.offset, region.text
-        for s, e, n in spans:
-            a, b = offset + s, offset + e
+            # (most regions of a Markdown page: made here, without the loop over spans below)
+            piece, a, n, head = region
             cur = one or regions.section_of(a)
             if cur is not sec:  # a new section: named once
-                sec = cur
-                heads = cur.headings
+                sec, heads = cur, cur.headings
                 name, canonical = (heads[-1] if heads else None), names.of_path(heads)
-            piece = own[s:e]  # a region that is one chunk: its text, not a copy
-            c = new_chunk(
-                piece,
-                a,
-                b,
-                i,
-                n,
-                doc,
-                dict(meta) if meta else None,
-                list(heads),
-                name,
-                canonical,
-                prefix(s) + piece if prefix else piece,
-            )
+            b, embed = a + len(piece), head + piece if head else piece
+            c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
+            yield _paged(c, doc) if paged else c
+            i += 1
+            continue
+        offset, own, prefix = region.offset, region.text, region.prefix
+        for s, e, n in chunker.spans(region):
+            a, b = offset + s, offset + e
+            cur = one or regions.section_of(a)
+            if cur is not sec:
+                sec, heads = cur, cur.headings
+                name, canonical = (heads[-1] if heads else None), names.of_path(heads)
+            piece = own[s:e]
+            embed = prefix(s) + piece if prefix else piece
+            c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
             yield _paged(c, doc) if paged else c
             i += 1
 
