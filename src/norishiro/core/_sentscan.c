@@ -2601,6 +2601,232 @@ static PyObject *token_ends(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies,
+   base_len, vary_starts, vary_ends, plen, balance_from, step, line_next) -> spans
+
+   Packer.spans in characters with the paragraph level first and no overlap, for a region
+   with atoms, headings or a table prefix (the packer's lists, given as they are): a chunk's
+   end is found here where find_end's paragraph search finds it (the region's end, or the
+   farthest usable paragraph cut within reach, balanced over the last four budgets) or its
+   line level's first look does (the start of the atom the window ends in, on a line of its
+   own; line_next: the line is the second end level), and step(start) -> end, the packer's
+   own search, gives it where another level must look, no end can be found, or the chunk
+   would be white space alone. */
+
+typedef struct {
+    Py_ssize_t n, size, base_len, balance_from;
+    int prefixed, line_next, failed; /* line_next: the line is the second end level */
+    Py_ssize_t *para, np, *as, *ae, na, *hs, *hb, nh, *vs, *ve, nv;
+    PyObject *plen; /* the packer's plen, asked where the prefix holds a table's header */
+    Py_ssize_t asked, answer; /* its last answer (a chunk's start is asked four times) */
+} Pack;
+
+/* the first index whose value is greater than x (bisect_right) */
+static Py_ssize_t after_all(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x) {
+    Py_ssize_t lo = 0, hi = len;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (x < a[mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* the first index whose value is x or greater (bisect_left) */
+static Py_ssize_t first_at(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x) {
+    Py_ssize_t lo = 0, hi = len;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (a[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static Py_ssize_t pack_plen(Pack *p, Py_ssize_t s) { /* Packer.plen; an error sets failed */
+    if (!p->prefixed) return 0;
+    Py_ssize_t i = after_all(p->vs, p->nv, s) - 1;
+    if (i < 0 || s >= p->ve[i]) return p->base_len;
+    if (s == p->asked) return p->answer;
+    PyObject *got = PyObject_CallFunction(p->plen, "n", s);
+    Py_ssize_t v = got ? PyLong_AsSsize_t(got) : -1;
+    Py_XDECREF(got);
+    if (v < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "para_spans: a negative prefix size");
+        p->failed = 1;
+        return 0;
+    }
+    p->asked = s;
+    return p->answer = v;
+}
+
+static Py_ssize_t pack_reach(Pack *p, Py_ssize_t s, Py_ssize_t budget) { /* Packer._reach */
+    budget -= pack_plen(p, s);
+    if (budget <= 0) return s;
+    return s + budget < p->n ? s + budget : p->n;
+}
+
+static int pack_blocked(const Pack *p, Py_ssize_t c) { /* Packer._blocked */
+    Py_ssize_t i = after_all(p->as, p->na, c - 1) - 1;
+    return i >= 0 && c < p->ae[i];
+}
+
+static int pack_usable(const Pack *p, Py_ssize_t c, int avoid) { /* Packer._usable */
+    if (p->na && pack_blocked(p, c)) return 0;
+    if (avoid) {
+        Py_ssize_t i = after_all(p->hs, p->nh, c - 1) - 1;
+        if (i >= 0 && c <= p->hb[i]) return 0;
+    }
+    return 1;
+}
+
+/* Packer._find_end's paragraph search, and the line level's first look where the window
+   ends inside an atom (the atom's start, on a line of its own): the end, or -1 where it
+   finds none (None, or the levels below must look); *level: 0 paragraph, 1 line. Without
+   overlap a chunk's search must reach past its own start only (find_end's lo is s). */
+static Py_ssize_t pack_para_end(Pack *p, PyObject *text, Py_ssize_t s, int avoid, int *level) {
+    Py_ssize_t hi = pack_reach(p, s, p->size), edge = -1;
+    *level = 0;
+    if (p->na && hi < p->n && pack_blocked(p, hi)) hi = edge = p->as[after_all(p->as, p->na, hi - 1) - 1];
+    if (hi <= s) return -1;
+    if (hi >= p->n) return p->n;
+    int free_ = !avoid;
+    if (free_ && p->na) { /* Packer._atom_free(lo, hi) */
+        Py_ssize_t i = after_all(p->as, p->na, hi - 1) - 1;
+        free_ = i < 0 || p->ae[i] <= s + 1;
+    }
+    for (Py_ssize_t j = after_all(p->para, p->np, hi) - 1; j >= 0 && p->para[j] > s; j--)
+        if (free_ || pack_usable(p, p->para[j], avoid)) return p->para[j];
+    /* Packer._line_before_atom, asked first at the line level */
+    if (edge >= 1 && p->line_next && PyUnicode_READ_CHAR(text, edge - 1) == '\n' && pack_usable(p, edge, avoid)) {
+        *level = 1;
+        return edge;
+    }
+    return -1;
+}
+
+/* Packer._balanced for an end at the paragraph level */
+static Py_ssize_t pack_balanced(Pack *p, Py_ssize_t s, Py_ssize_t e, int avoid) {
+    if (e >= p->n) return e;
+    Py_ssize_t rest = pack_plen(p, s) + p->n - s;
+    Py_ssize_t k = (rest + p->size - 1) / p->size;
+    if (k < 2 || k > 4) return e; /* BALANCED_TAIL */
+    Py_ssize_t share = (rest + k - 1) / k;
+    Py_ssize_t t = s + share < p->n ? s + share : p->n; /* past s: share >= 1 */
+    if (t >= e) return e;
+    Py_ssize_t stop = after_all(p->para, p->np, e);
+    for (Py_ssize_t j = first_at(p->para, p->np, t); j < stop; j++)
+        if (pack_usable(p, p->para[j], avoid)) return p->para[j];
+    return e;
+}
+
+/* Packer.find_end(s, s) where its paragraph search decides; -1 where the packer must look */
+static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
+    Py_ssize_t i = after_all(p->hb, p->nh, s);
+    int avoid = i < p->nh && p->hs[i] < pack_reach(p, s, p->size);
+    int level;
+    Py_ssize_t e = pack_para_end(p, text, s, avoid, &level);
+    if (e < 0) return -1;
+    if (s >= p->balance_from) {
+        if (level) return -1; /* balanced over line cuts: the packer's */
+        e = pack_balanced(p, s, e, avoid);
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, s))) { /* white space alone: the packer looks past it */
+        Py_ssize_t c = s;
+        while (c < e && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, c))) c++;
+        if (c >= e) return -1;
+    }
+    return e;
+}
+
+/* a list of ints as an array (PyMem_Free it); NULL with an error set */
+static Py_ssize_t *int_array(PyObject *list, Py_ssize_t *len) {
+    if (!PyList_Check(list)) {
+        PyErr_SetString(PyExc_TypeError, "para_spans: a list of ints expected");
+        return NULL;
+    }
+    Py_ssize_t m = PyList_GET_SIZE(list);
+    Py_ssize_t *a = PyMem_Malloc((m ? m : 1) * sizeof(Py_ssize_t));
+    if (!a) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        a[k] = PyLong_AsSsize_t(PyList_GET_ITEM(list, k));
+        if (a[k] == -1 && PyErr_Occurred()) {
+            PyMem_Free(a);
+            return NULL;
+        }
+    }
+    *len = m;
+    return a;
+}
+
+static PyObject *para_spans(PyObject *self, PyObject *args) {
+    PyObject *text, *step, *lists[7];
+    Pack p;
+    memset(&p, 0, sizeof p);
+    p.asked = -1;
+    if (!PyArg_ParseTuple(args, "UOniOOOOnOOOnOi", &text, &lists[0], &p.size, &p.prefixed, &lists[1], &lists[2],
+                          &lists[3], &lists[4], &p.base_len, &lists[5], &lists[6], &p.plen, &p.balance_from, &step,
+                          &p.line_next))
+        return NULL;
+    Py_ssize_t **arrays[7] = {&p.para, &p.as, &p.ae, &p.hs, &p.hb, &p.vs, &p.ve};
+    Py_ssize_t got_len[7] = {0};
+    PyObject *spans = NULL;
+    int made = 0;
+    for (; made < 7; made++) {
+        *arrays[made] = int_array(lists[made], &got_len[made]);
+        if (!*arrays[made]) goto fail;
+    }
+    if (got_len[1] != got_len[2] || got_len[3] != got_len[4] || got_len[5] != got_len[6]) {
+        PyErr_SetString(PyExc_ValueError, "para_spans: paired lists of unequal length");
+        goto fail;
+    }
+    p.np = got_len[0], p.na = got_len[1], p.nh = got_len[3], p.nv = got_len[5];
+    p.n = PyUnicode_GET_LENGTH(text);
+    if (p.size <= 0) {
+        PyErr_SetString(PyExc_ValueError, "para_spans: size must be positive");
+        goto fail;
+    }
+    spans = PyList_New(0);
+    if (!spans) goto fail;
+    /* searched as Python's bisect searches: the same answers, sorted or not */
+    Py_ssize_t s = 0, e = 0;
+    while (e < p.n) {
+        Py_ssize_t next = pack_find_end(&p, text, e);
+        if (p.failed) goto fail;
+        if (next < 0) { /* the packer's search */
+            PyObject *got = PyObject_CallFunction(step, "n", e);
+            if (!got) goto fail;
+            next = PyLong_AsSsize_t(got);
+            Py_DECREF(got);
+            if (next == -1 && PyErr_Occurred()) goto fail;
+        }
+        if (next <= e) {
+            PyErr_Format(PyExc_ValueError, "para_spans: no progress at %zd", e);
+            goto fail;
+        }
+        s = e, e = next;
+        Py_ssize_t size = pack_plen(&p, s) + e - s;
+        if (p.failed) goto fail;
+        PyObject *span = Py_BuildValue("(nnn)", s, e, size);
+        if (!span || PyList_Append(spans, span) < 0) {
+            Py_XDECREF(span);
+            goto fail;
+        }
+        Py_DECREF(span);
+    }
+    for (int k = 0; k < made; k++) PyMem_Free(*arrays[k]);
+    return spans;
+fail:
+    for (int k = 0; k < made; k++) PyMem_Free(*arrays[k]);
+    Py_XDECREF(spans);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
@@ -2643,6 +2869,9 @@ static PyMethodDef methods[] = {
      "emote_start, digit (-1: not known), space)"},
     {"token_ends", token_ends, METH_VARARGS,
      "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id) as a list"},
+    {"para_spans", para_spans, METH_VARARGS,
+     "para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies, base_len, vary_starts, "
+     "vary_ends, plen, balance_from, step, line_next) -> the spans, the paragraph level's ends found here, others by step"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,19 +2,16 @@
 
 Both the recursive and the fixed-window chunker are this one loop with different levels:
 
-* the end of a chunk is the farthest cut of the *coarsest* level that still fits the budget
-  (paragraph, else line, else sentence, ... else grapheme), which is what "split at the
-  largest boundary that fits, then merge" produces, without building intermediate lists;
-* with ``balance``, when what is left needs at most four chunks, each ends at the first cut
-  of that same level past an even share of it, so a text of 1.1 budgets becomes two halves
-  rather than a full chunk and a sliver;
-* the next chunk starts earlier by the overlap: the last whole units of the previous chunk
-  that fit the overlap budget (never a partial unit), and only as much overlap as leaves
-  room for new text within the budget.
+* the end of a chunk is the farthest cut of the *coarsest* level that still fits the budget (paragraph, else
+  line, ... else grapheme): what "split at the largest boundary that fits, then merge" gives, without lists;
+* with ``balance``, when what is left needs at most four chunks, each ends at the first cut of that same
+  level past an even share of it, so a text of 1.1 budgets becomes two halves rather than a chunk and a sliver;
+* the next chunk starts earlier by the overlap: the last whole units of the previous chunk that fit the
+  overlap budget (never a partial unit), and only as much as leaves room for new text within the budget.
 
-Sizes come from a :class:`~norishiro.core.measure.Measure` of the text and are exact: the
-packer only searches. Where the measure's index is exact (characters) no count is needed;
-otherwise the index's estimate says where to look first and one exact count verifies it.
+Sizes come from a :class:`~norishiro.core.measure.Measure` and are exact: the packer only searches.
+In characters no count is needed; otherwise the index's estimate says where to look, one count verifies.
+Without overlap, in characters, :mod:`.compiled_packing` runs this search compiled.
 """
 
 from __future__ import annotations
@@ -24,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 
 from .boundaries import Boundaries
+from .compiled_packing import paragraph_spans
 from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
 from .measure import Measure
 from .newlines import no_newline
@@ -377,7 +375,9 @@ class Packer(OverlapSearch):
         """Yield ``(start, end, size)`` covering the text in order; with ``after``, those
         after the chunk ``(start, end)`` (which another search gave: see ``plain``)."""
         n, s = self.n, 0
-        if s >= n:
+        got = paragraph_spans(self) if after is None and n else None  # compiled, where it serves
+        if n == 0 or got is not None:
+            yield from got or ()
             return
         find_end = self.find_end
         plain = self._plain and not (self._atom_starts or self._head_starts or self.merge_coarser)

@@ -1,0 +1,176 @@
+"""``_sentscan.para_spans``: the packer's spans in characters for a region with atoms,
+headings or a table's repeated header, found in C where a chunk ends at a paragraph cut (or
+at the start of the atom its window ends in), are the packer's own spans."""
+
+from bisect import bisect_right
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from norishiro import iter_chunks
+from norishiro.chunkers import CHUNKERS
+from norishiro.core import compiled, packer
+from norishiro.core.measure import CharMeasure
+from norishiro.core.packer import Packer
+from test_properties import texts
+
+pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
+
+_PIECES = [
+    "word ",
+    "end. ",
+    "\n",
+    "\n\n",
+    "\n\n\n",
+    "  ",
+    "\t",
+    "所見：異常なし。",
+    "| a | b |",
+    "\u3000",
+    "\r\n",
+    "e\u0301 ",
+]
+_paragraphs = st.lists(
+    st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8).map("".join), min_size=3, max_size=40
+).map("\n\n".join)
+
+
+class _TablePrefix:
+    """A prefix like the regions' own: ``base`` but in some spans, where a table's header follows."""
+
+    def __init__(self, base: str, starts: list[int], ends: list[int], headers: list[str]):
+        self.base, self._starts, self._ends, self._headers = base, starts, ends, headers
+
+    def __call__(self, p: int) -> str:
+        i = bisect_right(self._starts, p) - 1
+        return self.base + self._headers[i] if i >= 0 and p < self._ends[i] else self.base
+
+    def spans(self) -> tuple[list[int], list[int]]:
+        return self._starts, self._ends
+
+
+@st.composite
+def _regions(draw):
+    text = draw(st.one_of(_paragraphs, _paragraphs, _paragraphs, texts))
+    n = len(text)
+    cuts = sorted(set(draw(st.lists(st.integers(0, n), max_size=12))))
+    # atoms from pairs of cut points, many at line starts (where an atom's start may end a chunk)
+    line_starts = [i + 1 for i, c in enumerate(text) if c == "\n" and i + 1 < n]
+    if line_starts and draw(st.booleans()):
+        cuts = sorted(set(cuts) | set(draw(st.lists(st.sampled_from(line_starts), max_size=8))))
+    pairs = list(zip(cuts[::2], cuts[1::2]))
+    atoms = [pair for pair in pairs if draw(st.booleans())]
+    heads = [(a, min(n, a + draw(st.integers(0, 40)))) for a, _b in pairs if draw(st.integers(0, 3)) == 0]
+    heads = [h for k, h in enumerate(heads) if k == 0 or h[0] >= heads[k - 1][1]]
+    prefix = None
+    if draw(st.booleans()):
+        base = draw(st.sampled_from(["", "# H\n", "section: 所見\n"]))
+        tables = [pair for pair in pairs if draw(st.booleans())]
+        prefix = _TablePrefix(
+            base,
+            [a for a, _ in tables],
+            [b for _, b in tables],
+            [draw(st.sampled_from(["| a | b |\n|---|---|\n", "x\n", ""])) for _ in tables],
+        )
+    return text, atoms, heads, prefix
+
+
+def _spans(region, size: int, balance: bool, levels) -> list:
+    text, atoms, heads, prefix = region
+    return list(
+        Packer(
+            text,
+            CharMeasure(text),
+            size,
+            0,
+            end_levels=levels,
+            prefix=prefix,
+            atoms=atoms,
+            heads=heads,
+            balance=balance,
+        ).spans()
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(_regions(), st.integers(1, 240), st.booleans(), st.sampled_from(["recursive", "recursive", "sentences"]))
+def test_compiled_spans_are_the_packers(region, size, balance, strategy):
+    levels = CHUNKERS[strategy].end_levels
+    got = _spans(region, size, balance, levels)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(packer, "paragraph_spans", lambda p: None)
+        want = _spans(region, size, balance, levels)
+    assert got == want
+
+
+_MARKDOWN = (
+    "# Title\n\nIntro paragraph that runs on. " * 3
+    + "\n\n## Table\n\n| a | b |\n|---|---|\n"
+    + "| 1 | 2 |\n" * 40
+    + "\nAfter the table.\n\n"
+    + "```\ncode line\n" * 5
+    + "```\n\nNotes:\n- one\n- two\n\n"
+    + "    +-----+-----+\n    |  x  |  y  |\n    |-----+-----|\n" * 4
+)
+
+
+@pytest.mark.parametrize("size", [60, 120, 200, 400, 900])
+def test_a_structured_page_gives_the_same_chunks(monkeypatch, size):
+    got = [c.to_dict() for c in iter_chunks(_MARKDOWN, size=size)]
+    monkeypatch.setattr(packer, "paragraph_spans", lambda p: None)
+    want = [c.to_dict() for c in iter_chunks(_MARKDOWN, size=size)]
+    assert got == want
+    assert any(c["embed_text"] != c["text"] for c in got) or size >= 900  # a table's header repeated
+
+
+def test_it_serves_a_region_with_atoms_and_not_plain_text():
+    text = "a para.\n\n" * 30
+    measure = CharMeasure(text)
+    with_atoms = Packer(text, measure, 50, atoms=[(9, 27)], end_levels=CHUNKERS["recursive"].end_levels)
+    assert packer.paragraph_spans(with_atoms) is not None
+    plain = Packer(text, measure, 50, end_levels=CHUNKERS["recursive"].end_levels)
+    assert packer.paragraph_spans(plain) is None
+    overlapped = Packer(text, measure, 50, 10, atoms=[(9, 27)], end_levels=CHUNKERS["recursive"].end_levels)
+    assert packer.paragraph_spans(overlapped) is None
+
+
+def _both(text: str, size: int, **kw) -> tuple[list, list]:
+    def spans() -> list:
+        return list(Packer(text, CharMeasure(text), size, end_levels=CHUNKERS["recursive"].end_levels, **kw).spans())
+
+    got = spans()
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(packer, "paragraph_spans", lambda p: None)
+        return got, spans()
+
+
+@pytest.mark.parametrize("size", [200, 240, 330, 660, 140, 100])
+def test_the_last_budgets_share_the_text_as_the_packers_do(size):
+    """658 characters: four budgets of 200 (balanced), three of 240, two of 330, one of 660,
+    five of 140 (not balanced); every paragraph 22 characters."""
+    text = "\n\n".join(["word end. word word."] * 30)
+    got, want = _both(text, size, atoms=[(22, 40)], balance=True)
+    assert got == want
+    if size == 200:  # an even share: the first chunk ends before the farthest cut that fits
+        assert got[0][1] < 198
+
+
+def test_an_atom_right_after_a_heading_does_not_end_a_chunk_on_it():
+    """The window ends inside a table that follows a heading: the table's start would leave
+    the heading at the chunk's end, so the line before the heading ends it."""
+    text = "Intro line.\n# H\n| a |\n|---|\n| 1 |\n| 2 |\n\nTail para."
+    head, table = (12, 16), (16, text.index("\n\nTail") + 1)
+    got, want = _both(text, 30, atoms=[table], heads=[head])
+    assert got == want
+    assert got[0][1] == 12
+
+
+def test_an_atom_that_starts_inside_a_line_is_no_line_cut():
+    """The window ends inside an atom that starts mid-word: its start is no line cut, so a
+    finer level ends the chunk (here the word before it, the line end being a soft wrap)."""
+    text = "Intro line of words\nsome more wordsXtable row one\nrow two\nrow three\n\nTail para."
+    atom = (text.index("Xtable"), text.index("\n\nTail"))
+    got, want = _both(text, 40, atoms=[atom])
+    assert got == want
+    assert got[0][1] == text.index("wordsX")
