@@ -130,3 +130,30 @@ def test_level_constants_are_the_members_in_order():
     assert levels.LEVELS == tuple(levels.Level)
     assert [levels.PARAGRAPH, levels.LINE, levels.SENTENCE, levels.LOWER_SENTENCE] == list(levels.Level)[:4]
     assert (levels.CLAUSE, levels.WORD, levels.GRAPHEME) == tuple(levels.Level)[4:]
+
+
+# long runs without a cut, and text with many
+_runs = st.lists(st.sampled_from(["word ", "x" * 700]), min_size=2, max_size=20).map("".join)
+_CLAUSE_WORD_PIECES = ["word ", "語、", "a, b", "x;y ", "の漢字", "  ", "\u0301", "/", "https://x.org/a", "x" * 60]
+
+
+@given(
+    st.one_of(
+        st.text(max_size=1500),
+        st.lists(st.sampled_from(_CLAUSE_WORD_PIECES), min_size=300, max_size=900).map("".join),
+        _runs,
+        _runs,
+    ),
+    st.floats(0, 0.5),
+    st.integers(500, 2000),
+    st.sampled_from([Level.CLAUSE, Level.WORD]),
+)
+def test_a_tail_only_window_keeps_the_farthest_clause_and_word_cut(text, at, width, level):
+    """With ``tail_only`` a long window's clause and word cuts may be those of its tail
+    alone: the same cuts there, the farthest one of all among them."""
+    b = Boundaries(text)
+    lo = int(at * len(text))
+    every = b.window_cuts(level, lo, lo + width)
+    tail = b.window_cuts(level, lo, lo + width, tail_only=True)
+    assert tail == every[len(every) - len(tail) :]
+    assert bool(tail) == bool(every)

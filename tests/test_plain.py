@@ -19,6 +19,18 @@ _paragraphs = st.lists(
     st.lists(st.sampled_from(_PIECES[2:]), min_size=1, max_size=8).map("".join), min_size=2, max_size=40
 ).map("\n\n".join)
 
+# prose that lost its lines: sentences, abbreviations, labels and list marks on one line
+_LOST = ["The scan was clear. ", "Dr. Ito agreed. ", "it was not", "所見なし。", "1. Rest ", "- item ", "3.5 mg", ", "]
+_lost = st.lists(
+    st.sampled_from(_LOST + ["NOTE: ", "S）", "（2）", "・", "2026年1月8日 ", "e.g. ", "   ", "。"]), max_size=120
+)
+_one_line = _lost.map("".join)
+# sentences that each begin a line where the export kept none (numbered items, labels, bullets)
+_lined = st.lists(
+    st.sampled_from(["所見なし。", "1. 経過良好。", "NOTE: no change. ", "・安静。", "It held. "]), max_size=80
+)
+_lined = _lined.map("".join)
+
 
 def _packer(text: str, size: int, overlap: int, balance: bool):
     chunker = CHUNKERS["recursive"]
@@ -39,19 +51,37 @@ def _packer(text: str, size: int, overlap: int, balance: bool):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(texts, _clinical, _paragraphs, _paragraphs), st.integers(1, 120), st.integers(0, 60), st.booleans())
+@given(
+    st.one_of(texts, _clinical, _paragraphs, _paragraphs, _one_line, _one_line),
+    st.integers(1, 120),
+    st.integers(0, 60),
+    st.booleans(),
+)
 def test_plain_spans_are_the_packers(text, size, overlap, balance):
+    """Also with ``lost_lines`` (the recursive chunker's levels: paragraph, line, sentence)."""
     overlap = min(overlap, size - 1) if size > 1 else 0
     make = _packer(text, size, overlap, balance)
     want = list(make().spans())
     if len(text) > size:
         assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance)) == want
+        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True)) == want
     for k, (s, e, _n) in enumerate(want):  # resumed after any chunk: the rest
         assert list(make().spans(after=(s, e))) == want[k + 1 :]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_one_line, _lined), st.integers(16, 160), st.integers(0, 150), st.booleans())
+def test_text_that_lost_its_lines_ends_at_the_packers_sentence_and_line_cuts(text, size, overlap, balance):
+    """Every chunk of one-line prose needs the line and sentence levels: ``sentence_end``
+    answers for most of them, and gives the packer's ends (balanced ones too)."""
+    overlap = min(overlap, size - 1)
+    make = _packer(text, size, overlap, balance)
+    if len(text) > size:
+        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True)) == list(make().spans())
+
+
 @settings(max_examples=100, deadline=None)
-@given(st.one_of(_clinical, _paragraphs), st.integers(20, 200))
+@given(st.one_of(_clinical, _paragraphs, _one_line), st.integers(20, 200))
 def test_the_recursive_chunker_takes_the_plain_path_with_the_same_spans(text, size):
     """Through the chunker (which picks the plain path for a region without prefix, atoms
     or headings) and through the packer alone."""

@@ -15,7 +15,7 @@ from functools import cached_property, partial
 from typing import Protocol
 
 from ..core.boundaries import Boundaries
-from ..core.levels import CLAUSE, LEVELS, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
+from ..core.levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
 from ..core.measure import Measure, Sizer
 from ..core.packer import Packer
 from ..core.plain import plain_spans
@@ -92,6 +92,10 @@ class PackingChunker:
     def _plain(self) -> tuple[bool, bool]:
         return self._plain_levels(False), self._plain_levels(True)
 
+    @cached_property
+    def _lost_lines(self) -> bool:  # plain_spans' ``lost_lines``: the line, then the sentence
+        return sorted(self.end_levels)[1:3] == [LINE, SENTENCE]
+
     def one_chunk(self, text: str, measure: Measure, size: int, head: str) -> int | None:
         """The size of the one chunk that a region of ``text`` is, with ``head`` (its prefix
         at 0) in front, when it is one (else None): in characters, when the packer would end
@@ -112,7 +116,7 @@ class PackingChunker:
                 return iter([(0, n, n)])
             if self._plain[region.overlap > 0] and not (self.keeps_structure and (region.atoms or region.heads)):
                 make = partial(self._packer, region)
-                return plain_spans(make, text, measure, region.size, region.overlap, self._balance)
+                return plain_spans(make, text, measure, region.size, region.overlap, self._balance, self._lost_lines)
         else:
             whole = self.one_chunk(text, measure, region.size, region.prefix(0) if region.prefix else "")
             if whole is not None:

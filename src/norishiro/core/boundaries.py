@@ -67,6 +67,9 @@ _CLAUSE_ASCII = re.compile(r"[,;][\t ]+")
 _WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ]+(?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
 
 
+_TAIL = 200  # CLAUSE and WORD cuts of a window's tail, looked for first by a tail_only caller
+
+
 class Boundaries(FirstStarts):
     """Cut positions of one text, per level, computed lazily inside the windows asked for.
 
@@ -272,7 +275,7 @@ class Boundaries(FirstStarts):
         sentences, glued = self._sentence_window(a, hi), sorted(self.glued_cuts(a, hi))
         if not newlines and not glued:  # text that lost its lines: sentence ends only
             # tested from the end, each only when reached: the packer takes the first
-            yield from (x for x in reversed(may_start_lines(self.text, sentences)) if self._line_start(x))
+            yield from (x for x in reversed(may_start_lines(self.text, sentences)) if self.line_start(x))
             return
         i, j, m = len(newlines) - 1, len(sentences) - 1, len(glued) - 1
         while i >= 0 or j >= 0 or m >= 0:
@@ -286,16 +289,16 @@ class Boundaries(FirstStarts):
                 cut = cut or i == len(newlines) - 1 or not soft(x)  # the last one is hard
                 i -= 1
             if j >= 0 and sentences[j] == x:
-                cut = cut or self._line_start(x)
+                cut = cut or self.line_start(x)
                 j -= 1
             if cut:
                 yield x
 
     def _line_starts_among(self, cuts: list[int]) -> list[int]:
         """The sentence cuts where a new line evidently begins, in order."""
-        return [p for p in may_start_lines(self.text, cuts) if self._line_start(p)]
+        return [p for p in may_start_lines(self.text, cuts) if self.line_start(p)]
 
-    def _line_start(self, p: int) -> bool:
+    def line_start(self, p: int) -> bool:
         """A new line evidently begins at the sentence cut ``p`` (remembered per position:
         a chunker asks about the same cut in several windows)."""
         got = self._line_starts.get(p)
@@ -313,8 +316,10 @@ class Boundaries(FirstStarts):
     def window_cuts(self, level: Level, lo: int, hi: int, tail_only: bool = False, packing: bool = False) -> list[int]:
         """Cuts of exactly ``level`` in the open-closed window ``(lo, hi]`` (text end excluded).
 
-        ``tail_only`` allows leaving out some line cuts before the last newline (for callers
-        that take the farthest cut that fits).
+        ``tail_only`` allows leaving out some line cuts before the last newline, and the
+        clause and word cuts before the window's last ``_TAIL`` characters where those hold
+        one (for callers that take the farthest cut that fits: one-line text without a
+        sentence end in a window then needs no search of all of it).
         """
         level = parse_level(level)
         text, n = self.text, len(self.text)
@@ -331,6 +336,10 @@ class Boundaries(FirstStarts):
         if level is LOWER_SENTENCE:
             return self._sentence_window(lo, hi, lower=True)
         if level is CLAUSE or level is WORD:
+            if tail_only and hi - lo > 3 * _TAIL:  # the farthest cut is asked for: look near hi first
+                got = self.window_cuts(level, hi - _TAIL, hi)
+                if got:
+                    return got
             start = search_start(text, lo)
             plain = text[start : min(n, hi + 258)].isascii()  # all _regex_cuts reads
             if level is CLAUSE:

@@ -188,7 +188,8 @@ class Packer(OverlapSearch):
         if self.merge_coarser:
             cuts = self._cuts_upto(level, lo, hi)
         else:
-            cuts = self.bnd.window_cuts(level, lo, hi, tail_only=self.exact and free, packing=True)
+            tail = self.exact and free and not (avoid_heads and level > SENTENCE)  # a heading may hold a tail's cuts
+            cuts = self.bnd.window_cuts(level, lo, hi, tail_only=tail, packing=True)
         if not free:
             cuts = [c for c in cuts if not self._blocked(c)]
         if avoid_heads:
@@ -295,9 +296,8 @@ class Packer(OverlapSearch):
                     return edge
             wide = None
             if near > lo and level is LINE and no_newline(self.text, lo, hi):
-                # a text that lost its lines: the wide window's line cuts first (its inferred
-                # line starts hold the near one's); where it has none and no glued row can
-                # begin near the end, the near one has none either
+                # a text that lost its lines: the wide window's line cuts first (its inferred line starts
+                # hold the near one's); where it has none and no glued row can begin near hi, nor has the near
                 wide = self._cuts(level, lo, hi, avoid_heads)
                 if not wide and not self.bnd.glued_near(near, hi):
                     continue

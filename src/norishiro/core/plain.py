@@ -1,7 +1,9 @@
 """Plain text in characters, packed without a :class:`~norishiro.core.packer.Packer` while
-every chunk ends at a paragraph cut or the text's end and every overlap starts where the
-compiled pass says: the common case of a short document, where making the packer (its
-lists, dicts and levels) and its generator is a measurable share of the time. Where
+every chunk ends at a paragraph cut, the text's end, or a sentence cut of a window that
+lost its lines, and every overlap starts where the compiled pass says: the common case of
+a short document, where making the packer (its lists, dicts and levels) and its generator
+is a measurable share of the time, and of one-line prose, whose every chunk would need the
+packer's search down to the sentence level. Where
 anything else is needed, the packer takes over from the last chunk given, with the same
 boundaries: the spans are the packer's (tests compare both).
 """
@@ -14,9 +16,12 @@ from collections.abc import Iterable
 from itertools import chain
 
 from .boundaries import Boundaries
+from .levels import LINE, SENTENCE
+from .line_starts import may_start_lines
 from .measure import Measure
+from .newlines import no_newline
 
-__all__ = ["paragraph_end", "find_ink", "past_blank", "plain_spans", "BALANCED_TAIL"]
+__all__ = ["paragraph_end", "sentence_end", "find_ink", "past_blank", "plain_spans", "BALANCED_TAIL"]
 
 Span = tuple[int, int, int]
 BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
@@ -67,7 +72,36 @@ def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: i
     return e
 
 
-def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, balance: bool) -> Iterable[Span]:
+def sentence_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> int:
+    """The packer's end where no paragraph cut serves and the window ``(lo, s + size]``, before
+    the text's end, lost its lines (no newline, no glued row): its farthest sentence cut where
+    a line evidently begins (the line level), else its farthest sentence cut, each moved back
+    to an even share as ``paragraph_end`` does; -1 where the packer's search must look (no
+    sentence cut, a newline, a chunk of white space alone). For the levels paragraph, line,
+    sentence in this order: one-line prose, whose every chunk would need the search."""
+    text = bnd.text
+    n, hi = len(text), s + size
+    if hi >= n or not bnd.lf or not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # glued: a whole-text look
+        return -1
+    cuts = bnd.window_cuts(SENTENCE, lo, hi)
+    level, e = LINE, next((c for c in reversed(may_start_lines(text, cuts)) if bnd.line_start(c)), -1)
+    if e < 0:
+        if not cuts:
+            return -1
+        level, e = SENTENCE, cuts[-1]
+    if s >= balance_from:  # the packer's balancing, at the level the end was found at
+        rest = n - s
+        k = -(-rest // size)
+        if 2 <= k <= BALANCED_TAIL:
+            t = max(min(n, s + -(-rest // k)), lo + 1)
+            if t < e:
+                e = next((c for c in bnd.window_cuts(level, t - 1, e, packing=True) if c >= t), e)
+    return -1 if text[s].isspace() and find_ink(text, s, e) is None else e
+
+
+def plain_spans(
+    packer, text: str, measure: Measure, size: int, overlap: int, balance: bool, lost_lines: bool = False
+) -> Iterable[Span]:
     """``packer(boundaries).spans()`` for plain text in characters longer than ``size``,
     with the paragraph level first (and the sentence level first for overlap). A chunk that
     ends at a paragraph cut or the text's end, and an overlap that starts where the compiled
@@ -76,13 +110,17 @@ def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, ba
     overlap needs the search's generators, the packer goes on from the last chunk given.
     The spans found without the packer come as a list (a generator resumed per chunk costs
     a share of chunking a short text; the list holds three numbers per chunk), then the
-    packer's spans, lazily, where it takes over."""
+    packer's spans, lazily, where it takes over. ``lost_lines``: the levels after the
+    paragraph are the line and the sentence, and ``sentence_end`` serves where no
+    paragraph cut does."""
     n = len(text)
     bnd = Boundaries(text)
     para = bnd.paragraph_cuts()
     balance_from = measure.back(n, BALANCED_TAIL * size) if balance else n + 1
     made = None
     s, e = 0, paragraph_end(text, para, size, balance_from, 0, 0)
+    if e == -1 and lost_lines:
+        e = sentence_end(bnd, size, balance_from, 0, 0)
     if e == -1:
         made = packer(bnd)
         e = made.find_end(0, 0)
@@ -103,6 +141,8 @@ def plain_spans(packer, text: str, measure: Measure, size: int, overlap: int, ba
                 break
             nxt = first
         got = paragraph_end(text, para, size, balance_from, nxt, e)
+        if got == -1 and lost_lines:
+            got = sentence_end(bnd, size, balance_from, nxt, e)
         if got == -1:
             made = made or packer(bnd)
             got = made.find_end(nxt, e)
