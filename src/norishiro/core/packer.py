@@ -297,7 +297,7 @@ class Packer(OverlapSearch):
             wide = None
             if near > lo and level is LINE and no_newline(self.text, lo, hi):
                 # a text that lost its lines: the wide window's line cuts first (its inferred line starts
-                # hold the near one's); where it has none and no glued row can begin near hi, nor has the near
+                # hold the near one's); with none there and no glued row near hi, the near one has none either
                 wide = self._cuts(level, lo, hi, avoid_heads)
                 if not wide and not self.bnd.glued_near(near, hi):
                     continue

@@ -39,6 +39,15 @@ def past_blank(text: str, s: int, lo: int) -> int:
     return max(lo, m.start() if m else len(text))
 
 
+def _share_end(n: int, size: int, s: int, lo: int) -> int:
+    """Where the chunk from ``s`` may end at the earliest when the last chunks of a text of
+    ``n`` characters share it evenly (the packer's ``_balanced``), past ``lo``; ``n`` where
+    the rest is more than ``BALANCED_TAIL`` budgets or fits one."""
+    rest = n - s
+    k = -(-rest // size)
+    return max(min(n, s + -(-rest // k)), lo + 1) if 2 <= k <= BALANCED_TAIL else n
+
+
 def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: int, lo: int) -> int | None:
     """The packer's end for a chunk of plain text in characters starting at ``s`` that must
     reach past ``lo``, where the paragraph level comes first: the text's end when it is
@@ -55,15 +64,9 @@ def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: i
         if j < 0 or para[j] <= lo:
             return -1
         e = para[j]
-        if s >= balance_from:  # the packer's balancing, for a paragraph cut
-            rest = n - s
-            k = -(-rest // size)
-            if 2 <= k <= BALANCED_TAIL:
-                share = -(-rest // k)
-                t = max(min(n, s + share), lo + 1)
-                if t < e:
-                    j = bisect_left(para, t)  # e itself is one of them
-                    e = para[j]
+        if s >= balance_from and (t := _share_end(n, size, s, lo)) < e:  # the packer's balancing
+            j = bisect_left(para, t)  # e itself is one of the paragraph cuts from t on
+            e = para[j]
         # a paragraph (a line with something on it) between s and e: not white space alone
         alone = j == 0 or para[j - 1] <= s
     if e is not None and alone and text[s].isspace() and find_ink(text, s, e) is None:  # white space alone
@@ -89,13 +92,8 @@ def sentence_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int)
         if not cuts:
             return -1
         level, e = SENTENCE, cuts[-1]
-    if s >= balance_from:  # the packer's balancing, at the level the end was found at
-        rest = n - s
-        k = -(-rest // size)
-        if 2 <= k <= BALANCED_TAIL:
-            t = max(min(n, s + -(-rest // k)), lo + 1)
-            if t < e:
-                e = next((c for c in bnd.window_cuts(level, t - 1, e, packing=True) if c >= t), e)
+    if s >= balance_from and (t := _share_end(n, size, s, lo)) < e:  # balanced at the level of e
+        e = next((c for c in bnd.window_cuts(level, t - 1, e, packing=True) if c >= t), e)
     return -1 if text[s].isspace() and find_ink(text, s, e) is None else e
 
 
