@@ -92,3 +92,16 @@ def test_the_recursive_chunker_takes_the_plain_path_with_the_same_spans(text, si
     if not text or len(text) <= size:
         return
     assert list(chunker.spans(region)) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(4, 30), st.integers(2, 60), st.integers(0, 400), st.integers(0, 200), st.booleans())
+def test_overlapping_chunks_of_even_paragraphs_share_the_tail_as_the_packer_does(length, count, size, overlap, ja):
+    """Paragraphs of one length: the even share of the last chunks often falls on a cut
+    itself, and every overlap starts at a paragraph (the compiled loop's whole case)."""
+    text = ("あ" * (length - 3) + "。\n\n" if ja else "x" * (length - 3) + ".\n\n") * count
+    size = length + 2 + size % (5 * length)
+    overlap = 1 + overlap % (size - 1)
+    make = _packer(text, size, overlap, True)
+    if len(text) > size:
+        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, True)) == list(make().spans())

@@ -1819,6 +1819,100 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyLong_FromSsize_t(x >= 0 ? x : 0);
 }
 
+/* plain_paragraph_end(text, paras, size, balance_from, s, lo): plain.paragraph_end where it
+   needs no look past white space: the text's end within reach, else the farthest paragraph
+   cut within reach past lo, moved back to an even share of the rest when s >= balance_from;
+   -1 where plain.paragraph_end must answer (no such cut, a chunk starting with white space),
+   -2 with an error set */
+static Py_ssize_t plain_paragraph_end(PyObject *text, PyObject *paras, Py_ssize_t size, Py_ssize_t balance_from,
+                                      Py_ssize_t s, Py_ssize_t lo) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), hi = s + size, e;
+    if (Py_UNICODE_ISSPACE(PyUnicode_READ_CHAR(text, s))) return -1; /* perhaps white space alone */
+    if (hi >= n) return n > lo ? n : -1;
+    Py_ssize_t j = index_after(paras, hi) - 1;
+    if (j < 0) return -1;
+    e = item_at(paras, j);
+    if (e == -1 && PyErr_Occurred()) return -2;
+    if (e <= lo) return -1;
+    if (s >= balance_from) { /* plain._share_end, and the first paragraph cut from it on */
+        Py_ssize_t rest = n - s, k = (rest + size - 1) / size;
+        if (k >= 2 && k <= 4) {
+            Py_ssize_t t = s + (rest + k - 1) / k;
+            if (t > n) t = n;
+            if (t < lo + 1) t = lo + 1;
+            if (t < e) {
+                Py_ssize_t a = 0, b = j; /* bisect_left over paras[:j]: paras[j] is e >= t */
+                while (a < b) {
+                    Py_ssize_t mid = (a + b) / 2, v = item_at(paras, mid);
+                    if (v == -1 && PyErr_Occurred()) return -2;
+                    if (v < t) a = mid + 1;
+                    else b = mid;
+                }
+                e = item_at(paras, a);
+                if (e == -1 && PyErr_Occurred()) return -2;
+            }
+        }
+    }
+    return e;
+}
+
+/* overlap_run(context, lower_text, size, balance_from, back, s, e, out) -> (s, e, first)
+
+   plain.plain_spans' loop with overlap while every chunk needs no packer: from the chunk
+   s..e (already in out), the next starts at overlap_start's answer for (max(s, e - back),
+   e - 1) and ends at plain_paragraph_end's; each chunk found is appended to out as
+   (s, e, e - s). Returns the last chunk and overlap_start's answer after it (0 or less:
+   the Python loop must decide; a start: only its end needs the Python loop), or first 1
+   with e the text's end. */
+static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 9 || !PyList_Check(args[7])) {
+        PyErr_SetString(PyExc_TypeError, "overlap_run(context, lower_text, size, balance_from, back, s, e, out)");
+        return NULL;
+    }
+    PyObject *ctx = args[0], *text = PyTuple_GET_ITEM(ctx, 0), *paras = PyTuple_GET_ITEM(ctx, 1), *out = args[7];
+    if (!PyUnicode_Check(text) || !PyList_Check(paras)) {
+        PyErr_SetString(PyExc_TypeError, "context: (str, list, ...)");
+        return NULL;
+    }
+    Py_ssize_t size = PyLong_AsSsize_t(args[2]), balance_from = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t back = PyLong_AsSsize_t(args[4]), s = PyLong_AsSsize_t(args[5]), e = PyLong_AsSsize_t(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), first = 1;
+    if (size <= 0 || s < 0 || e <= s || e > n) {
+        PyErr_SetString(PyExc_ValueError, "overlap_run: a positive size and a chunk 0 <= s < e <= len(text)");
+        return NULL;
+    }
+    while (e < n) {
+        Py_ssize_t lo = e - back > s ? e - back : s;
+        if (e - 1 <= lo) {
+            first = 0;
+            break;
+        }
+        PyObject *call[5] = {ctx, NULL, NULL, args[1], Py_None};
+        call[1] = PyLong_FromSsize_t(lo);
+        call[2] = PyLong_FromSsize_t(e - 1);
+        PyObject *got = call[1] && call[2] ? overlap_start(self, call, 5) : NULL;
+        Py_XDECREF(call[1]);
+        Py_XDECREF(call[2]);
+        if (!got) return NULL;
+        first = PyLong_AsSsize_t(got);
+        Py_DECREF(got);
+        if (first == -1 && PyErr_Occurred()) return NULL;
+        if (first <= 0) break;
+        Py_ssize_t end = plain_paragraph_end(text, paras, size, balance_from, first, e);
+        if (end == -2) return NULL;
+        if (end < 0) break;
+        s = first, e = end, first = 1;
+        PyObject *span = Py_BuildValue("(nnn)", s, e, e - s);
+        if (!span || PyList_Append(out, span) < 0) {
+            Py_XDECREF(span);
+            return NULL;
+        }
+        Py_DECREF(span);
+    }
+    return Py_BuildValue("(nnn)", s, e, first);
+}
+
 /* what may close a sentence before the next one's first letter (sentences._STARTS_AFTER_END) */
 static inline int is_start_closer(Py_UCS4 c) {
     return c == '"' || c == '\'' || c == 0x2019 || c == 0x201D || c == ')' || c == ']';
@@ -2852,6 +2946,9 @@ static PyMethodDef methods[] = {
     {"overlap_start", (PyCFunction)(void (*)(void))overlap_start, METH_FASTCALL,
      "overlap_start((text, paras, soft_wraps, decide, is_soft, memo, glued, emotes, widths), lo, hi, lower_text, atoms) "
      "-> first, 0, <0"},
+    {"overlap_run", (PyCFunction)(void (*)(void))overlap_run, METH_FASTCALL,
+     "overlap_run(context, lower_text, size, balance_from, back, s, e, out) -> (s, e, first): plain_spans' loop "
+     "with overlap while no chunk needs the packer"},
     {"line_breaks", line_breaks, METH_O,
      "line_breaks(text) -> 1: a \"\\r\" is there, | 4: one not before \"\\n\", | 2: another break than those"},
     {"unfenced", unfenced, METH_VARARGS, "unfenced(nl_text, lines) -> the lines outside code fences, marks left out"},

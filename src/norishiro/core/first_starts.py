@@ -55,6 +55,25 @@ class FirstStarts:
 
         return first
 
+    def overlap_run(self, back: int, size: int, balance_from: int) -> Callable[[int, int, list], tuple[int, int, int]]:
+        """``(s, e, out) ->`` ``(s, e, first)``: from the chunk ``s..e`` (the last in ``out``),
+        the chunks of plain text in characters whose overlap ``first_starts`` finds and whose
+        end is the text's end or a paragraph cut (``plain.paragraph_end``), appended to ``out``
+        in one compiled loop (a short document's chunks, without a Python round each); then
+        the last chunk and ``first_starts``' answer after it (-2: the pass does not serve the
+        text), for the Python loop to go on from."""
+        if not (self.lf or self.crlf) or not compiled.active():
+            return _not_served
+        sw, context = self._sw or self._new_sentences(), self._ctx or self._first_context()
+        call, again = compiled.native.overlap_run, self.first_start
+
+        def run(s: int, e: int, out: list) -> tuple[int, int, int]:
+            case = sw.lower_text
+            s, e, got = call(context, -1 if case is None else int(case), size, balance_from, back, s, e, out)
+            return s, e, (again(max(s, e - back), e - 1) if got < 0 else got)  # -1 or -3: asked as first_start does
+
+        return run
+
     def _first_context(self) -> tuple:
         """What ``first_start``'s compiled pass reads of the text, gathered once (the lists
         and dicts in it fill as the text is read) into ``_ctx``."""
@@ -66,3 +85,8 @@ class FirstStarts:
         rules = (candidate_rules, partial(wraps, paras), memo, glued_line_cuts, emote_cuts)
         self._ctx = (self.text, paras, self._soft_wraps, *rules, self._widths)
         return self._ctx
+
+
+def _not_served(s: int, e: int, out: list) -> tuple[int, int, int]:
+    """``overlap_run``'s answer where the compiled pass does not serve the text."""
+    return s, e, -2

@@ -124,7 +124,7 @@ def plain_spans(
         e = made.find_end(0, 0)
     if e is None:  # the packer's own answer (a grapheme larger than the budget)
         return (made or packer(bnd)).spans()
-    first_start = None
+    run = None
     out: list[Span] = []
     while True:
         out.append((s, e, e - s))
@@ -132,9 +132,10 @@ def plain_spans(
             return out
         nxt = e
         if overlap > 0:
-            if first_start is None:
-                first_start = bnd.first_starts(None, overlap + 1)
-            first = first_start(s, e) if first_start is not None else -2
+            run = run or bnd.overlap_run(overlap + 1, size, balance_from)
+            s, e, first = run(s, e, out)  # the chunks that need no Python round, compiled
+            if e >= n:
+                return out
             if first <= 0:  # the search's generators must look
                 break
             nxt = first
