@@ -26,12 +26,13 @@ from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, W
 from .measure import Measure
 from .newlines import no_newline
 from .overlap import OverlapSearch
+from .packer_sizes import PackerSizes
 from .plain import BALANCED_TAIL, find_ink, paragraph_end, past_blank
 
 Span = tuple[int, int, int]  # start, end, size
 
 
-class Packer(OverlapSearch):
+class Packer(OverlapSearch, PackerSizes):
     def __init__(
         self,
         text: str,
@@ -135,53 +136,6 @@ class Packer(OverlapSearch):
         i = bisect_right(self._head_starts, c - 1) - 1
         return i >= 0 and c <= self._head_bodies[i]
 
-    # -- sizes ---------------------------------------------------------------------------
-    def count(self, s: int, e: int) -> int:
-        if self.exact:
-            return self.plen(s) + e - s
-        key = (s, e)
-        c = self._counts.get(key)
-        if c is None:
-            c = self.m.count(s, e, self.prefix(s))
-            if len(self._counts) > 4096:
-                self._counts.clear()
-            self._counts[key] = c
-        return c
-
-    def raw_fits(self, s: int, e: int, budget: int) -> bool:
-        """Size of the text alone (no prefix) within ``budget``: for the overlap."""
-        if self.exact:
-            return e - s <= budget
-        return self.m.count(s, e) <= budget
-
-    def fits(self, s: int, e: int, budget: int) -> bool:
-        """``count(s, e) <= budget``."""
-        if self.exact:
-            return self.plen(s) + e - s <= budget
-        return self.count(s, e) <= budget
-
-    def estimate(self, s: int, e: int) -> int | None:
-        if self.exact:
-            return self.plen(s) + e - s
-        if self.indexed:
-            return self.m.estimate(s, e) + self.plen(s)
-        return None
-
-    def _reach(self, s: int, budget: int) -> int:
-        """A position beyond which no span from ``s`` can fit ``budget`` (or a good guess)."""
-        budget -= self.plen(s)
-        if budget <= 0:
-            return s
-        if self.exact:  # the measure's reach, written out (asked several times a chunk)
-            return min(self.n, s + budget)
-        if self.indexed:
-            # generous: BPE counts at the edges differ from the index by a few tokens
-            return min(self.n, self.m.reach(s, budget + 8) + 16)
-        hi = min(self.n, s + max(16, budget * 4))
-        while hi < self.n and self.fits(s, hi, budget):
-            hi = min(self.n, s + (hi - s) * 2)
-        return hi
-
     # -- the search ----------------------------------------------------------------------
     def _cuts(self, level: Level, lo: int, hi: int, avoid_heads: bool = False) -> list[int]:
         free = self._tail_only(lo, hi, avoid_heads)
@@ -198,50 +152,6 @@ class Packer(OverlapSearch):
         if hi >= self.n > lo and level == self.end_levels[0] and (not cuts or cuts[-1] != self.n):
             cuts = cuts + [self.n]
         return cuts
-
-    def _largest_fitting(self, s: int, cands: list[int], budget: int) -> int | None:
-        """Largest candidate ``c`` (sorted list) with ``count(s, c) <= budget``, or None."""
-        if not cands:
-            return None
-        if self.exact:
-            i = bisect_right(cands, s + budget - self.plen(s)) - 1
-            return cands[i] if i >= 0 else None
-        est = self.estimate
-        if est(s, cands[0]) is not None:
-            # start at the candidate the index predicts, then verify exactly
-            within = getattr(self.m, "last_within", None)
-            if within is not None:  # the estimate is monotone: its bound found in the index
-                j = within(s, cands, budget - self.plen(s))
-            else:
-                lo_i, hi_i = 0, len(cands) - 1
-                j = -1
-                while lo_i <= hi_i:
-                    mid = (lo_i + hi_i) // 2
-                    if est(s, cands[mid]) <= budget:
-                        j = mid
-                        lo_i = mid + 1
-                    else:
-                        hi_i = mid - 1
-            j = max(j, 0)
-            if self.fits(s, cands[j], budget):
-                while j + 1 < len(cands) and est(s, cands[j + 1]) <= budget + 3 and self.fits(s, cands[j + 1], budget):
-                    j += 1
-                return cands[j]
-            while j > 0:
-                j -= 1
-                if self.fits(s, cands[j], budget):
-                    return cands[j]
-            return None
-        # no index: binary search with exact counts (counts grow with the span)
-        lo_i, hi_i, best = 0, len(cands) - 1, None
-        while lo_i <= hi_i:
-            mid = (lo_i + hi_i) // 2
-            if self.fits(s, cands[mid], budget):
-                best = cands[mid]
-                lo_i = mid + 1
-            else:
-                hi_i = mid - 1
-        return best
 
     def find_end(self, s: int, lo: int) -> int | None:
         """Best end for a chunk starting at ``s`` that must reach beyond ``lo``, leaving no
@@ -294,6 +204,8 @@ class Packer(OverlapSearch):
                 if self._line_before_atom(s, edge, avoid_heads):
                     self._level = level
                     return edge
+            if level is PARAGRAPH and hi < self.n and not self.bnd.window_cuts(level, lo, hi):
+                continue  # none in the wide window (tokens): none in the near one
             wide = None
             if near > lo and level is LINE and no_newline(self.text, lo, hi):
                 # a text that lost its lines: the wide window's line cuts first (its inferred line starts
@@ -315,7 +227,10 @@ class Packer(OverlapSearch):
                                 self._level = level
                                 return c
                     continue
-                cuts = wide if window_lo == lo and wide is not None else self._cuts(level, window_lo, hi, avoid_heads)
+                if wide is not None and (window_lo == lo or not self.bnd.glued_near(lo, hi)):  # the same cuts
+                    cuts = [c for c in wide if c > window_lo]
+                else:
+                    cuts = self._cuts(level, window_lo, hi, avoid_heads)
                 got = self._largest_fitting(s, cuts, self.size)
                 if got is not None:
                     self._level = level
