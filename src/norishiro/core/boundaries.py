@@ -215,7 +215,7 @@ class Boundaries(FirstStarts):
             return nl
         if tail_only and nl:
             lo = nl[-1]
-        inferred = self._line_starts_among(self._sentence_window(lo, hi))
+        inferred = self.line_starts_among(self._sentence_window(lo, hi))
         glued = self.glued_cuts(lo, hi)
         if not nl and not glued:
             return inferred  # sentence cuts come sorted and once each
@@ -294,7 +294,7 @@ class Boundaries(FirstStarts):
             if cut:
                 yield x
 
-    def _line_starts_among(self, cuts: list[int]) -> list[int]:
+    def line_starts_among(self, cuts: list[int]) -> list[int]:
         """The sentence cuts where a new line evidently begins, in order."""
         return [p for p in may_start_lines(self.text, cuts) if self.line_start(p)]
 

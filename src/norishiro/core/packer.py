@@ -28,6 +28,7 @@ from .newlines import no_newline
 from .overlap import OverlapSearch
 from .packer_sizes import PackerSizes
 from .plain import BALANCED_TAIL, find_ink, paragraph_end, past_blank
+from .token_lines import lost_lines_end, serves
 
 Span = tuple[int, int, int]  # start, end, size
 
@@ -286,6 +287,11 @@ class Packer(OverlapSearch, PackerSizes):
         got = paragraph_end(self.text, self._para, self.size, self._balance_from, s, lo)
         return self.find_end(s, lo) if got == -1 else got
 
+    def _token_end(self, s: int, lo: int) -> int | None:
+        """``find_end`` for plain text in tokens: ``lost_lines_end``, else the search."""
+        got = lost_lines_end(self, s, lo)
+        return self.find_end(s, lo) if got == -1 else got
+
     def spans(self, after: tuple[int, int] | None = None) -> Iterator[Span]:
         """Yield ``(start, end, size)`` covering the text in order; with ``after``, those
         after the chunk ``(start, end)`` (which another search gave: see ``plain``)."""
@@ -299,6 +305,8 @@ class Packer(OverlapSearch, PackerSizes):
         if plain and self.end_levels[0] is PARAGRAPH and n > self.size:
             self._para = self.bnd.paragraph_cuts()  # read by _plain_end at every chunk
             find_end = self._plain_end
+        elif serves(self):  # tokens, plain text: one sentence look where a window lost its lines
+            find_end = self._token_end
         if after is None:
             e = find_end(s, s)
             if e is None:  # a single grapheme larger than the budget: emit it, reported by size

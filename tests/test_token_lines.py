@@ -1,0 +1,73 @@
+"""``core.token_lines``: a chunk in tokens whose window lost its lines ends where the
+packer's own search ends it (the search is the reference)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from norishiro.core.measure import TiktokenSizer
+from norishiro.core.packer import Packer
+from norishiro.core.token_lines import lost_lines_end, serves
+from test_plain import _lined, _one_line
+
+_o200k = TiktokenSizer("o200k_base")
+# sentences (some where a line evidently begins), labels, list marks, and commands with no
+# sentence end (the finer levels); long enough for many chunks before the balanced tail
+_PIECES = ["The scan was clear. ", "Dr. Ito agreed. ", "it was not", "所見なし。", "1. Rest ", "- item ", "3.5 mg"]
+_PIECES += [", ", "NOTE: no change. ", "・安静。", "It held. ", "2026/1/8 ", "   ", "（2）", "e.g. ", "S）"]
+_PIECES += ["||", "2026/1/8\t", "CRP 0.3mg/dL", "BP 120/80mmHg"]  # rows glued together
+_COMMANDS = ["apt-get install -y foo ", "ls -la /etc ", "x=1; ", "--help ", "a/b/c ", "$(id -u) "]
+_prose = st.one_of(
+    st.lists(st.sampled_from(_PIECES), min_size=150, max_size=400).map("".join),
+    st.lists(st.sampled_from(_PIECES + _COMMANDS), min_size=150, max_size=400).map("".join),
+    st.lists(st.sampled_from(_COMMANDS), min_size=150, max_size=400).map("".join),
+    _one_line,
+    _lined,
+)
+
+
+def _spans(text: str, size: int, overlap: int, balance: bool, fast: bool) -> list[tuple[int, int, int]]:
+    p = Packer(text, _o200k.measure(text), size, overlap, balance=balance)
+    if not fast:
+        p._token_end = p.find_end  # the search alone
+    return list(p.spans())
+
+
+@settings(max_examples=200, deadline=None)
+@given(_prose, st.integers(4, 160), st.integers(0, 60), st.booleans())
+def test_one_line_prose_in_tokens_gets_the_packers_spans(text, size, overlap, balance):
+    overlap = min(overlap, size // 2)
+    assert _spans(text, size, overlap, balance, True) == _spans(text, size, overlap, balance, False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_prose, st.integers(4, 160), st.booleans())
+def test_an_end_found_without_the_search_is_the_searchs(text, size, balance):
+    """Every chunk start of the reference spans, asked alone: -1 or the search's end."""
+    p = Packer(text, _o200k.measure(text), size, 0, balance=balance)
+    assert serves(p) or not text
+    lo = 0
+    for s, e, _n in _spans(text, size, 0, balance, False):
+        got = lost_lines_end(p, s, s if s == lo else lo)
+        assert got in (-1, e)
+        lo = e
+
+
+def test_a_long_line_is_served_and_a_newline_is_not():
+    text = "The scan was clear and the patient went home. " * 40
+    p = Packer(text, _o200k.measure(text), 64, balance=True)
+    assert serves(p) and lost_lines_end(p, 0, 0) > 0
+    lined = text.replace(". The", ".\nThe")
+    q = Packer(lined, _o200k.measure(lined), 64, balance=True)
+    assert lost_lines_end(q, 0, 0) == -1
+    assert not serves(Packer(text, _o200k.measure(text), 64, prefix=lambda s: "Section: "))
+
+
+@pytest.mark.parametrize("size", [40, 97, 200, 333])
+@pytest.mark.parametrize("balance", [True, False])
+def test_the_balanced_tail_at_the_line_and_sentence_levels(balance, size):
+    """Large budgets: the even share of the last four chunks lies well before the farthest cut."""
+    text = "".join(f"{i}. Item {i} was checked and found in order. NOTE: fine. Then more. " for i in range(1, 300))
+    assert _spans(text, size, 0, balance, True) == _spans(text, size, 0, balance, False)
+    words = " ".join(f"apt-get install package{i}" for i in range(600))  # no sentence end: words
+    assert _spans(words, size, 0, balance, True) == _spans(words, size, 0, balance, False)
