@@ -1,5 +1,5 @@
-"""``core.token_lines``: a chunk in tokens whose window lost its lines ends where the
-packer's own search ends it (the search is the reference)."""
+"""``core.token_lines``: a chunk of plain text in tokens that ends at a paragraph cut, or
+whose window lost its lines, ends where the packer's own search ends it (the reference)."""
 
 import pytest
 from hypothesis import given, settings
@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from norishiro.core.measure import TiktokenSizer
 from norishiro.core.packer import Packer
-from norishiro.core.token_lines import lost_lines_end, serves
-from test_plain import _lined, _one_line
+from norishiro.core.token_lines import serves, token_end
+from test_plain import _clinical, _lined, _one_line, _paragraphs
+from test_properties import texts
 
 _o200k = TiktokenSizer("o200k_base")
 # sentences (some where a line evidently begins), labels, list marks, and commands with no
@@ -23,6 +24,9 @@ _prose = st.one_of(
     st.lists(st.sampled_from(_COMMANDS), min_size=150, max_size=400).map("".join),
     _one_line,
     _lined,
+    _paragraphs,  # the paragraph level
+    _clinical,
+    texts,  # any text: CRLF, emoji, combining marks ("\r": the search alone)
 )
 
 
@@ -45,21 +49,20 @@ def test_one_line_prose_in_tokens_gets_the_packers_spans(text, size, overlap, ba
 def test_an_end_found_without_the_search_is_the_searchs(text, size, balance):
     """Every chunk start of the reference spans, asked alone: -1 or the search's end."""
     p = Packer(text, _o200k.measure(text), size, 0, balance=balance)
-    assert serves(p) or not text
-    lo = 0
+    if not serves(p):  # only a text with another line break than "\n" ("\r", U+2028 ...)
+        assert not p.bnd.lf
+        return
     for s, e, _n in _spans(text, size, 0, balance, False):
-        got = lost_lines_end(p, s, s if s == lo else lo)
-        assert got in (-1, e)
-        lo = e
+        assert token_end(p, s, s) in (-1, e)
 
 
 def test_a_long_line_is_served_and_a_newline_is_not():
     text = "The scan was clear and the patient went home. " * 40
     p = Packer(text, _o200k.measure(text), 64, balance=True)
-    assert serves(p) and lost_lines_end(p, 0, 0) > 0
+    assert serves(p) and token_end(p, 0, 0) > 0
     lined = text.replace(". The", ".\nThe")
     q = Packer(lined, _o200k.measure(lined), 64, balance=True)
-    assert lost_lines_end(q, 0, 0) == -1
+    assert token_end(q, 0, 0) == -1
     assert not serves(Packer(text, _o200k.measure(text), 64, prefix=lambda s: "Section: "))
 
 

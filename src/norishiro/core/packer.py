@@ -28,7 +28,7 @@ from .newlines import no_newline
 from .overlap import OverlapSearch
 from .packer_sizes import PackerSizes
 from .plain import BALANCED_TAIL, find_ink, paragraph_end, past_blank
-from .token_lines import lost_lines_end, serves
+from .token_lines import serves, token_end
 
 Span = tuple[int, int, int]  # start, end, size
 
@@ -288,8 +288,8 @@ class Packer(OverlapSearch, PackerSizes):
         return self.find_end(s, lo) if got == -1 else got
 
     def _token_end(self, s: int, lo: int) -> int | None:
-        """``find_end`` for plain text in tokens: ``lost_lines_end``, else the search."""
-        got = lost_lines_end(self, s, lo)
+        """``find_end`` for plain text in tokens: ``token_end``, else the search."""
+        got = token_end(self, s, lo)
         return self.find_end(s, lo) if got == -1 else got
 
     def spans(self, after: tuple[int, int] | None = None) -> Iterator[Span]:
@@ -305,7 +305,7 @@ class Packer(OverlapSearch, PackerSizes):
         if plain and self.end_levels[0] is PARAGRAPH and n > self.size:
             self._para = self.bnd.paragraph_cuts()  # read by _plain_end at every chunk
             find_end = self._plain_end
-        elif serves(self):  # tokens, plain text: one sentence look where a window lost its lines
+        elif serves(self):  # tokens, plain text: the paragraph level, or one look where a window lost its lines
             find_end = self._token_end
         if after is None:
             e = find_end(s, s)
