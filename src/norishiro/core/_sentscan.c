@@ -1859,7 +1859,8 @@ static Py_ssize_t plain_paragraph_end(PyObject *text, PyObject *paras, Py_ssize_
 /* overlap_run(context, lower_text, size, balance_from, back, s, e, out) -> (s, e, first)
 
    plain.plain_spans' loop with overlap while every chunk needs no packer: from the chunk
-   s..e (already in out), the next starts at overlap_start's answer for (max(s, e - back),
+   s..e (already in out; 0, 0: from the text's start, the first chunk ending where
+   plain_paragraph_end says, else none and (0, 0, 0)), the next starts at overlap_start's answer for (max(s, e - back),
    e - 1) and ends at plain_paragraph_end's; each chunk found is appended to out as
    (s, e, e - s). Returns the last chunk and overlap_start's answer after it (0 or less:
    the Python loop must decide; a start: only its end needs the Python loop), or first 1
@@ -1878,9 +1879,21 @@ static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t n
     Py_ssize_t back = PyLong_AsSsize_t(args[4]), s = PyLong_AsSsize_t(args[5]), e = PyLong_AsSsize_t(args[6]);
     if (PyErr_Occurred()) return NULL;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), first = 1;
-    if (size <= 0 || s < 0 || e <= s || e > n) {
-        PyErr_SetString(PyExc_ValueError, "overlap_run: a positive size and a chunk 0 <= s < e <= len(text)");
+    if (size <= 0 || s < 0 || e < s || (e == s && e > 0) || e > n || n == 0) {
+        PyErr_SetString(PyExc_ValueError, "overlap_run: a positive size and a chunk 0 <= s < e <= len(text), or 0, 0");
         return NULL;
+    }
+    if (e == 0) { /* the first chunk too */
+        Py_ssize_t end = plain_paragraph_end(text, paras, size, balance_from, 0, 0);
+        if (end == -2) return NULL;
+        if (end < 0) return Py_BuildValue("(nnn)", (Py_ssize_t)0, (Py_ssize_t)0, (Py_ssize_t)0);
+        e = end;
+        PyObject *span = Py_BuildValue("(nnn)", s, e, e - s);
+        if (!span || PyList_Append(out, span) < 0) {
+            Py_XDECREF(span);
+            return NULL;
+        }
+        Py_DECREF(span);
     }
     while (e < n) {
         Py_ssize_t lo = e - back > s ? e - back : s;

@@ -56,7 +56,8 @@ class FirstStarts:
         return first
 
     def overlap_run(self, back: int, size: int, balance_from: int) -> Callable[[int, int, list], tuple[int, int, int]]:
-        """``(s, e, out) ->`` ``(s, e, first)``: from the chunk ``s..e`` (the last in ``out``),
+        """``(s, e, out) ->`` ``(s, e, first)``: from the chunk ``s..e`` (the last in ``out``;
+        0, 0: from the text's start, ``(0, 0, 0)`` where its first chunk is not found so),
         the chunks of plain text in characters whose overlap ``first_starts`` finds and whose
         end is the text's end or a paragraph cut (``plain.paragraph_end``), appended to ``out``
         in one compiled loop (a short document's chunks, without a Python round each); then
@@ -70,7 +71,7 @@ class FirstStarts:
         def run(s: int, e: int, out: list) -> tuple[int, int, int]:
             case = sw.lower_text
             s, e, got = call(context, -1 if case is None else int(case), size, balance_from, back, s, e, out)
-            return s, e, (again(max(s, e - back), e - 1) if got < 0 else got)  # -1 or -3: asked as first_start does
+            return s, e, (again(max(s, e - back), e - 1) if got < 0 and e else got)  # -1, -3: as first_start does
 
         return run
 

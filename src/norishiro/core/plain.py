@@ -116,28 +116,30 @@ def plain_spans(
     para = bnd.paragraph_cuts()
     balance_from = measure.back(n, BALANCED_TAIL * size) if balance else n + 1
     made = None
-    s, e = 0, paragraph_end(text, para, size, balance_from, 0, 0)
-    if e == -1 and lost_lines:
-        e = sentence_end(bnd, size, balance_from, 0, 0)
-    if e == -1:
-        made = packer(bnd)
-        e = made.find_end(0, 0)
-    if e is None:  # the packer's own answer (a grapheme larger than the budget)
-        return (made or packer(bnd)).spans()
-    run = None
     out: list[Span] = []
-    while True:
+    # with overlap, the compiled loop finds the first chunks too, where paragraph cuts serve
+    run = bnd.overlap_run(overlap + 1, size, balance_from) if overlap > 0 else None
+    s, e, first = run(0, 0, out) if run is not None else (0, 0, 0)
+    if not out:
+        e = paragraph_end(text, para, size, balance_from, 0, 0)
+        if e == -1 and lost_lines:
+            e = sentence_end(bnd, size, balance_from, 0, 0)
+        if e == -1:
+            made = packer(bnd)
+            e = made.find_end(0, 0)
+        if e is None:  # the packer's own answer (a grapheme larger than the budget)
+            return (made or packer(bnd)).spans()
         out.append((s, e, e - s))
-        if e >= n:
-            return out
+        first = None  # the compiled loop not asked yet
+    while e < n:
         nxt = e
-        if overlap > 0:
-            run = run or bnd.overlap_run(overlap + 1, size, balance_from)
-            s, e, first = run(s, e, out)  # the chunks that need no Python round, compiled
-            if e >= n:
-                return out
+        if run is not None:
+            if first is None:
+                s, e, first = run(s, e, out)  # the chunks that need no Python round, compiled
+                if e >= n:
+                    break
             if first <= 0:  # the search's generators must look
-                break
+                return chain(out, (made or packer(bnd)).spans(after=(s, e)))
             nxt = first
         got = paragraph_end(text, para, size, balance_from, nxt, e)
         if got == -1 and lost_lines:
@@ -146,6 +148,7 @@ def plain_spans(
             made = made or packer(bnd)
             got = made.find_end(nxt, e)
         if got is None:
-            break
-        s, e = nxt, got
-    return chain(out, (made or packer(bnd)).spans(after=(s, e)))
+            return chain(out, (made or packer(bnd)).spans(after=(s, e)))
+        s, e, first = nxt, got, None
+        out.append((s, e, e - s))
+    return out
