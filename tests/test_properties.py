@@ -251,9 +251,16 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
         for triple in itertools.product(units, repeat=3):
             text = "x " + "".join(triple) + " y"
             index = sizer.measure(text)
-            for a, b in [(a, len(text)) for a in range(len(text))] + [(0, b) for b in range(1, len(text))]:
+            n = len(text)
+            # spans from the start, to the end, and with both ends inside (each may be cut-safe itself)
+            spans = [(a, n) for a in range(n)] + [(0, b) for b in range(1, n)]
+            spans += [(a, b) for a in range(2, n - 2) for b in range(a + 1, n - 1)]
+            for a, b in spans:
                 if index.count(a, b) != count(text[a:b]):
                     wrong.append((text, a, b))
+            for a in range(1, n):  # a head in front: the span's start is no piece boundary then
+                if index.count(a, n, "a") != count("a" + text[a:]):
+                    wrong.append(("a", text, a))
     assert not wrong, wrong[:5]
 
 

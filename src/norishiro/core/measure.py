@@ -205,18 +205,20 @@ class TiktokenMeasure(TokenIndexMeasure):
     def count(self, start: int, end: int, head: str = "") -> int:
         """Exactly ``count(head + text[start:end])``. The text's own start and end are
         piece boundaries as the cut-safe positions are: a span from the start without a head,
-        or to the end, needs no recount there (the whole text: none at all)."""
+        or to the end, needs no recount there (the whole text: none at all); nor does an end
+        that is cut-safe itself, the start without a head (a paragraph's first character:
+        a span between two paragraph cuts is counted from the index alone)."""
         text, count, ends = self.text, self._count, self.ends
         from_start, to_end = start == 0 and not head, end == self.n
         if from_start and to_end:
             return len(ends)
         if end - start <= _SHORT:
             return count(head + text[start:end])
-        first = None if from_start else _CUT_SAFE.search(text, start + 1, end)
+        first = None if from_start else _CUT_SAFE.search(text, start + 1 if head else start, end)
         if first is None and not from_start:
             return count(head + text[start:end])
         p1 = first.start() if first else 0
-        p2, window = (end if to_end else p1), 16  # the last cut-safe position is usually near the end
+        p2, window = (end if to_end or _CUT_SAFE.match(text, end) else p1), 16  # the end itself, or one near it
         while p2 == p1 and end - window > p1:
             for m in _CUT_SAFE.finditer(text, end - window, end):
                 p2 = m.start()
