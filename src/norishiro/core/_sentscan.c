@@ -1819,6 +1819,22 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyLong_FromSsize_t(x >= 0 ? x : 0);
 }
 
+/* The even share of the rest of a text that the last chunks split (plain._share_end,
+   Packer._balanced): rest / k rounded up, k the fewest chunks that hold it; 0 where they
+   need not share it (more than BALANCED_TAIL, four, budgets, or one). */
+static Py_ssize_t even_share(Py_ssize_t rest, Py_ssize_t size) {
+    Py_ssize_t k = (rest + size - 1) / size;
+    return k >= 2 && k <= 4 ? (rest + k - 1) / k : 0;
+}
+
+/* out.append((s, e, size)); -1 with an error set */
+static int append_span(PyObject *out, Py_ssize_t s, Py_ssize_t e, Py_ssize_t size) {
+    PyObject *span = Py_BuildValue("(nnn)", s, e, size);
+    int rc = span ? PyList_Append(out, span) : -1;
+    Py_XDECREF(span);
+    return rc;
+}
+
 /* plain_paragraph_end(text, paras, size, balance_from, s, lo): plain.paragraph_end where it
    needs no look past white space: the text's end within reach, else the farthest paragraph
    cut within reach past lo, moved back to an even share of the rest when s >= balance_from;
@@ -1834,24 +1850,12 @@ static Py_ssize_t plain_paragraph_end(PyObject *text, PyObject *paras, Py_ssize_
     e = item_at(paras, j);
     if (e == -1 && PyErr_Occurred()) return -2;
     if (e <= lo) return -1;
-    if (s >= balance_from) { /* plain._share_end, and the first paragraph cut from it on */
-        Py_ssize_t rest = n - s, k = (rest + size - 1) / size;
-        if (k >= 2 && k <= 4) {
-            Py_ssize_t t = s + (rest + k - 1) / k;
-            if (t > n) t = n;
-            if (t < lo + 1) t = lo + 1;
-            if (t < e) {
-                Py_ssize_t a = 0, b = j; /* bisect_left over paras[:j]: paras[j] is e >= t */
-                while (a < b) {
-                    Py_ssize_t mid = (a + b) / 2, v = item_at(paras, mid);
-                    if (v == -1 && PyErr_Occurred()) return -2;
-                    if (v < t) a = mid + 1;
-                    else b = mid;
-                }
-                e = item_at(paras, a);
-                if (e == -1 && PyErr_Occurred()) return -2;
-            }
-        }
+    Py_ssize_t share = s >= balance_from ? even_share(n - s, size) : 0;
+    if (share) { /* plain._share_end, and the first paragraph cut from it on (e is one) */
+        Py_ssize_t t = s + share < n ? s + share : n;
+        if (t < lo + 1) t = lo + 1;
+        if (t < e) e = item_at(paras, index_after(paras, t - 1));
+        if (e == -1 && PyErr_Occurred()) return -2;
     }
     return e;
 }
@@ -1860,8 +1864,8 @@ static Py_ssize_t plain_paragraph_end(PyObject *text, PyObject *paras, Py_ssize_
 
    plain.plain_spans' loop with overlap while every chunk needs no packer: from the chunk
    s..e (already in out; 0, 0: from the text's start, the first chunk ending where
-   plain_paragraph_end says, else none and (0, 0, 0)), the next starts at overlap_start's answer for (max(s, e - back),
-   e - 1) and ends at plain_paragraph_end's; each chunk found is appended to out as
+   plain_paragraph_end says, else none and (0, 0, 0)), the next starts at overlap_start's
+   answer for (max(s, e - back), e - 1) and ends at plain_paragraph_end's; each chunk found is appended to out as
    (s, e, e - s). Returns the last chunk and overlap_start's answer after it (0 or less:
    the Python loop must decide; a start: only its end needs the Python loop), or first 1
    with e the text's end. */
@@ -1888,12 +1892,7 @@ static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (end == -2) return NULL;
         if (end < 0) return Py_BuildValue("(nnn)", (Py_ssize_t)0, (Py_ssize_t)0, (Py_ssize_t)0);
         e = end;
-        PyObject *span = Py_BuildValue("(nnn)", s, e, e - s);
-        if (!span || PyList_Append(out, span) < 0) {
-            Py_XDECREF(span);
-            return NULL;
-        }
-        Py_DECREF(span);
+        if (append_span(out, s, e, e - s) < 0) return NULL;
     }
     while (e < n) {
         Py_ssize_t lo = e - back > s ? e - back : s;
@@ -1916,12 +1915,7 @@ static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (end == -2) return NULL;
         if (end < 0) break;
         s = first, e = end, first = 1;
-        PyObject *span = Py_BuildValue("(nnn)", s, e, e - s);
-        if (!span || PyList_Append(out, span) < 0) {
-            Py_XDECREF(span);
-            return NULL;
-        }
-        Py_DECREF(span);
+        if (append_span(out, s, e, e - s) < 0) return NULL;
     }
     return Py_BuildValue("(nnn)", s, e, first);
 }
@@ -2815,10 +2809,8 @@ static Py_ssize_t pack_para_end(Pack *p, PyObject *text, Py_ssize_t s, int avoid
 /* Packer._balanced for an end at the paragraph level */
 static Py_ssize_t pack_balanced(Pack *p, Py_ssize_t s, Py_ssize_t e, int avoid) {
     if (e >= p->n) return e;
-    Py_ssize_t rest = pack_plen(p, s) + p->n - s;
-    Py_ssize_t k = (rest + p->size - 1) / p->size;
-    if (k < 2 || k > 4) return e; /* BALANCED_TAIL */
-    Py_ssize_t share = (rest + k - 1) / k;
+    Py_ssize_t share = even_share(pack_plen(p, s) + p->n - s, p->size);
+    if (!share) return e;
     Py_ssize_t t = s + share < p->n ? s + share : p->n; /* past s: share >= 1 */
     if (t >= e) return e;
     Py_ssize_t stop = after_all(p->para, p->np, e);
@@ -2918,13 +2910,7 @@ static PyObject *para_spans(PyObject *self, PyObject *args) {
         }
         s = e, e = next;
         Py_ssize_t size = pack_plen(&p, s) + e - s;
-        if (p.failed) goto fail;
-        PyObject *span = Py_BuildValue("(nnn)", s, e, size);
-        if (!span || PyList_Append(spans, span) < 0) {
-            Py_XDECREF(span);
-            goto fail;
-        }
-        Py_DECREF(span);
+        if (p.failed || append_span(spans, s, e, size) < 0) goto fail;
     }
     for (int k = 0; k < made; k++) PyMem_Free(*arrays[k]);
     return spans;

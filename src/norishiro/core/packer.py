@@ -2,16 +2,21 @@
 
 Both the recursive and the fixed-window chunker are this one loop with different levels:
 
-* the end of a chunk is the farthest cut of the *coarsest* level that still fits the budget (paragraph, else
-  line, ... else grapheme): what "split at the largest boundary that fits, then merge" gives, without lists;
-* with ``balance``, when what is left needs at most four chunks, each ends at the first cut of that same
-  level past an even share of it, so a text of 1.1 budgets becomes two halves rather than a chunk and a sliver;
-* the next chunk starts earlier by the overlap: the last whole units of the previous chunk that fit the
-  overlap budget (never a partial unit), and only as much as leaves room for new text within the budget.
+* the end of a chunk is the farthest cut of the *coarsest* level that still fits the budget
+  (paragraph, else line, else sentence, ... else grapheme), which is what "split at the
+  largest boundary that fits, then merge" produces, without building intermediate lists;
+* with ``balance``, when what is left needs at most four chunks, each ends at the first cut
+  of that same level past an even share of it, so a text of 1.1 budgets becomes two halves
+  rather than a full chunk and a sliver;
+* the next chunk starts earlier by the overlap: the last whole units of the previous chunk
+  that fit the overlap budget (never a partial unit), and only as much overlap as leaves
+  room for new text within the budget.
 
-Sizes come from a :class:`~norishiro.core.measure.Measure` and are exact: the packer only searches.
-In characters no count is needed; otherwise the index's estimate says where to look, one count verifies.
-Without overlap, in characters, :mod:`.compiled_packing` runs this search compiled.
+Sizes come from a :class:`~norishiro.core.measure.Measure` of the text and are exact: the
+packer only searches (:mod:`.packer_sizes`). Where the measure's index is exact (characters)
+no count is needed; otherwise the index's estimate says where to look first and one exact
+count verifies it. Without overlap, in characters, :mod:`.compiled_packing` runs the search
+compiled; for plain text in tokens, :mod:`.token_lines` answers its common cases.
 """
 
 from __future__ import annotations

@@ -11,17 +11,14 @@ end) do not fit, or one with a newline or a glued row but no paragraph cut.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable
-from functools import partial
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from .levels import LINE, PARAGRAPH, SENTENCE, Level
 from .newlines import no_newline
-from .plain import BALANCED_TAIL, find_ink
+from .plain import find_ink
 
 if TYPE_CHECKING:
-    from .boundaries import Boundaries
     from .packer import Packer
 
 __all__ = ["serves", "token_end"]
@@ -49,7 +46,7 @@ def token_end(p: Packer, s: int, lo: int) -> int:
 
 def _end(p: Packer, s: int, lo: int) -> int:
     text, n, m, bnd, size = p.text, p.n, p.m, p.bnd, p.size
-    hi = min(n, m.reach(s, size + 8) + 16)  # Packer._reach
+    hi = p._reach(s, size)
     if hi <= lo:
         return -1
     guess = m.reach(s, size)
@@ -60,21 +57,20 @@ def _end(p: Packer, s: int, lo: int) -> int:
     if hi >= n and (not cuts or cuts[-1] != n):  # the text's end is the coarsest cut of all
         cuts.append(n)
     if cuts:  # the paragraph level; where none fits, the finer levels are the search's
-        got = _farthest(p, s, lo, windows, cuts)
-        return -1 if got is None else _balanced(p, s, lo, got, partial(_first_at, para))
+        return _ended(p, s, lo, PARAGRAPH, _farthest(p, s, lo, windows, cuts))
     if not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # no newline: no paragraph cut either
         return -1
     cuts = bnd.window_cuts(SENTENCE, lo, hi)
     lines = bnd.line_starts_among(cuts)
-    for level_cuts in (lines, cuts) if lines else (cuts,):  # the line level, the sentence level
-        got = _farthest(p, s, lo, windows, level_cuts)
+    for level, level_cuts in ((LINE, lines), (SENTENCE, cuts)):
+        got = _farthest(p, s, lo, windows, level_cuts) if level_cuts else None
         if got is not None:
-            return _balanced(p, s, lo, got, partial(_first_at, level_cuts))
+            return _ended(p, s, lo, level, got)
     for level in p.end_levels[3:]:  # no sentence cut fits (a command line): the finer levels
         for w in windows:
             got = p._largest_fitting(s, bnd.window_cuts(level, w, hi, packing=True), size)
             if got is not None:
-                return _balanced(p, s, lo, got, partial(_first_cut, bnd, level, got))
+                return _ended(p, s, lo, level, got)
     return -1
 
 
@@ -88,36 +84,12 @@ def _farthest(p: Packer, s: int, lo: int, windows: tuple[int, ...], cuts: list[i
     return None
 
 
-def _balanced(p: Packer, s: int, lo: int, e: int, first_from: Callable[[int], int]) -> int:
-    """``Packer._balanced`` for the end ``e``: where the last chunks share the rest evenly,
-    ``first_from(t)``, the first cut of e's level from the even share ``t`` on (``e`` is one),
-    when it fits."""
-    if s < p._balance_from or e >= p.n:
+def _ended(p: Packer, s: int, lo: int, level: Level, e: int | None) -> int:
+    """The end ``e`` found at ``level``, balanced by the packer's own ``_balanced`` where the
+    last chunks share the rest; -1 for none."""
+    if e is None:
+        return -1
+    if s < p._balance_from:
         return e
-    t = _even_share(p, s, lo)
-    if t is None or t >= e:
-        return e
-    c = first_from(t)
-    return c if p.fits(s, c, p.size) else e
-
-
-def _first_at(cuts: list[int], t: int) -> int:
-    """The first of ``cuts`` (sorted, one at ``t`` or after) from ``t`` on."""
-    return cuts[bisect_left(cuts, t)]
-
-
-def _first_cut(bnd: Boundaries, level: Level, e: int, t: int) -> int:
-    """The first cut of ``level`` in ``[t, e]`` (``e``: the end it may move back from)."""
-    return next((c for c in bnd.window_cuts(level, t - 1, e, packing=True) if c >= t), e)
-
-
-def _even_share(p: Packer, s: int, lo: int) -> int | None:
-    """Where ``Packer._balanced`` lets the chunk from ``s`` end at the earliest (past ``lo``)
-    when the last chunks share the rest evenly; None where they need not (the rest is more
-    than ``BALANCED_TAIL`` budgets, or fits one)."""
-    m, n, size = p.m, p.n, p.size
-    rest = m.estimate(s, n)
-    k = -(-rest // size)
-    if not 2 <= k <= BALANCED_TAIL:
-        return None
-    return max(min(n, m.reach(s, -(-rest // k) + 8) + 16), lo + 1)  # Packer._reach of the share
+    p._level = level
+    return p._balanced(s, lo, e, False)
