@@ -470,6 +470,34 @@ def test_the_compiled_fence_and_table_matchers_are_the_patterns(lines, ends):
     assert compiled.native.md_tables(t, every) == tables
 
 
+_BORDER_LINES = ["+---+", "---", " =+=", "  +==+\r", "+-", "++", "+++", "\t+--+ ", "+-x-+", " + --", "x+--", "+-=+|"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(_FENCE_TABLE_LINES + _BORDER_LINES) | st.text(alphabet="+-=|: \t\rx", max_size=5),
+        max_size=4,
+    ),
+    st.sampled_from(_BORDER_LINES) | st.text(alphabet="+-= \t\rx", max_size=6),
+    st.lists(st.sampled_from(["|a|", " | b |\r", "|--", "| :-- |", "|x|y|", "x"]), min_size=1, max_size=5),
+    st.lists(st.sampled_from(["\n", "\r\n", "\r", ""]), min_size=10, max_size=10),
+)
+def test_the_compiled_table_atoms_are_the_tables_with_their_borders(before, border, rows, ends):
+    """``table_atoms`` gives, at every line, the atoms ``_bordered`` makes of the tables
+    ``_MD_TABLE`` matches there: a grid border line above taken in, the header rows' text.
+    The lines are drawn as a table is written: some lines, one that may be its border, rows."""
+    from norishiro.core import atoms, compiled
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    lines = before + [border] + rows
+    t = "\n" + "".join(x + e for x, e in zip(lines, ends))
+    every = [i for i, c in enumerate(t) if c == "\n"]
+    want = atoms._bordered(t, atoms._tables(t, None))
+    assert atoms._table_atoms(t, every) == want
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.text(alphabet="\t\n\r a|", max_size=40))
 def test_tab_separated_lines_are_the_patterns_matches(text):

@@ -2599,6 +2599,51 @@ fail:
    a delimiter row, then body rows) at the "\n"s in lines */
 static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, 1); }
 
+/* The start of the grid table's top border drawn on the line above the table at a (nl_text's
+   line start), as atoms._BORDER reads it: spaces and tabs, "+", two or more of - = +, spaces
+   and tabs, "\r" or not, and the "\n" before a; a itself when that line is no border. */
+static Py_ssize_t border_above(State *st, Py_ssize_t a) {
+    if (a < 2) return a;
+    Py_ssize_t above = a - 1;
+    while (above > 0 && AT(above - 1) != '\n') above--;
+    Py_ssize_t j = above, run = 0;
+    while (j < a && is_hspace_at(st, j)) j++;
+    if (j >= a || AT(j) != '+') return a;
+    for (j++; j < a && (AT(j) == '-' || AT(j) == '=' || AT(j) == '+'); j++) run++;
+    while (j < a && is_hspace_at(st, j)) j++;
+    if (j < a && AT(j) == '\r') j++;
+    return run >= 2 && j == a - 1 ? above : a;
+}
+
+/* table_atoms(nl_text, lines) -> [(start, body_start, end, header)]: md_tables' tables as
+   atoms._bordered makes them, in the text's positions (nl_text's less one): the start moved
+   up to a grid table's top border, and the header rows' text. */
+static PyObject *table_atoms(PyObject *self, PyObject *args) {
+    PyObject *spans = matches_at_lines(args, table_at, 1);
+    if (!spans) return NULL;
+    PyObject *text = PyTuple_GET_ITEM(args, 0);
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t m = PyList_GET_SIZE(spans);
+    PyObject *out = PyList_New(m);
+    if (!out) goto fail;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *row = PyList_GET_ITEM(spans, k);
+        Py_ssize_t a = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 0)), h = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 1)),
+                   e = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 2));
+        PyObject *header = PyUnicode_Substring(text, a, h);
+        PyObject *atom = header ? Py_BuildValue("(nnnN)", border_above(st, a) - 1, h - 1, e - 1, header) : NULL;
+        if (!atom) goto fail;
+        PyList_SET_ITEM(out, k, atom);
+    }
+    Py_DECREF(spans);
+    return out;
+fail:
+    Py_DECREF(spans);
+    Py_XDECREF(out);
+    return NULL;
+}
+
 /* The end of the line at q when it closes a fence of f characters c: at most three spaces,
    exactly f of c, spaces and tabs, then "\n", "\r\n" or the text's end; else -1. */
 static Py_ssize_t fence_close_end(State *st, Py_ssize_t q, Py_UCS4 c, Py_ssize_t f) {
@@ -2955,6 +3000,9 @@ static PyMethodDef methods[] = {
      "heading_kinds(text, lines) -> (\"md\" or \"block\", level, title, line_end, body) or None for each line start"},
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
+    {"table_atoms", table_atoms, METH_VARARGS,
+     "table_atoms(nl_text, lines) -> [(start, body_start, end, header)]: md_tables' tables, a grid border above "
+     "taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,
      "sentence_start_cases(text, limit) -> (lower, upper) letters that begin sentences in text[:limit]"},
