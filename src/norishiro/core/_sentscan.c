@@ -2223,12 +2223,13 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
     return j < n && is_list_mark(AT(j)) ? k : -1;
 }
 
-/* structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints):
-   in one pass over the lines, the positions of the "\n" before every line that may be a
-   heading (for the labels' initials and longest word), may open a code fence ` ~, or may
-   start a Markdown table |; and where structure._LEAD_HINTS match (the colon of a line that
-   ends with one, before a list item). find_sections and find_atoms try their patterns there
-   only. */
+/* structure_lines(text, initials, longest) -> (headings, fences, tables, lead_hints): in one
+   pass over the lines, the starts of the lines that may be a heading (for the labels'
+   initials and longest word), may open a code fence ` ~, or may start a Markdown table |;
+   and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
+   list item), one past it. Those are positions in nl_text ("\n" + text, which the patterns
+   search): a line's start in the text is where the "\n" before it is there. find_sections
+   and find_atoms try their patterns there only. */
 static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *text, *initials;
     Py_ssize_t longest;
@@ -2250,25 +2251,23 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     for (int k = 0; k < 4; k++)
         if (!lists[k]) goto done;
-    Py_ssize_t i = PyUnicode_FindChar(text, '\n', 0, st->n, 1), c;
-    while (i >= 0) {
-        /* the "\n" that ends this line: the next line's, found once for both */
-        Py_ssize_t eol = i + 1 < st->n ? PyUnicode_FindChar(text, '\n', i + 1, st->n, 1) : -1;
-        if (eol == -2) {
-            i = -2;
-            break;
-        }
-        Py_ssize_t j = i + 1; /* the line's first character after spaces and tabs */
+    Py_ssize_t i = 0, c; /* a line's start */
+    for (;;) {
+        /* the "\n" that ends this line (the next line's start is past it) */
+        Py_ssize_t eol = i < st->n ? PyUnicode_FindChar(text, '\n', i, st->n, 1) : -1;
+        if (eol == -2) goto done;
+        Py_ssize_t j = i; /* the line's first character after spaces and tabs */
         int spaces = 1;
         for (; j < st->n && (AT(j) == ' ' || AT(j) == '\t'); j++) spaces &= AT(j) == ' ';
-        if ((heading_line_at(st, i + 1, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
+        if ((heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
             (starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
             (starting_line_at(st, j, eol, &tt) && append_cut(lists[2], i) < 0) ||
-            ((c = lead_colon(st, i)) >= 0 && append_cut(lists[3], c) < 0))
+            (i > 0 && (c = lead_colon(st, i - 1)) >= 0 && append_cut(lists[3], c + 1) < 0))
             goto done;
-        i = eol;
+        if (eol < 0) break;
+        i = eol + 1;
     }
-    if (i != -2) out = PyTuple_Pack(4, lists[0], lists[1], lists[2], lists[3]);
+    out = PyTuple_Pack(4, lists[0], lists[1], lists[2], lists[3]);
 done:
     for (int k = 0; k < 4; k++) Py_XDECREF(lists[k]);
     return out;
@@ -2333,19 +2332,22 @@ fail:
     return NULL;
 }
 
-/* A code fence's mark at the line after the "\n" at q: at most three spaces, then three or
+/* q starts a line of the text: its start, or just past a "\n" (the end when that is one) */
+static int line_start_at(State *st, Py_ssize_t q) { return q == 0 || (q > 0 && q <= st->n && AT(q - 1) == '\n'); }
+
+/* A code fence's mark at the line that starts at q: at most three spaces, then three or
    more ` or ~ (structure._FENCE_AT). */
 static int fence_mark_at(State *st, Py_ssize_t q) {
-    Py_ssize_t n = st->n, j = q + 1;
-    while (j < n && j - q - 1 < 3 && AT(j) == ' ') j++;
+    Py_ssize_t n = st->n, j = q;
+    while (j < n && j - q < 3 && AT(j) == ' ') j++;
     if (j + 2 >= n) return 0;
     Py_UCS4 c = AT(j);
     return (c == '`' || c == '~') && AT(j + 1) == c && AT(j + 2) == c;
 }
 
-/* unfenced(nl_text, lines) -> the lines (positions of "\n"s, in order) that are neither a code
-   fence's mark nor inside a fence, as find_sections reads fences: a mark opens one, and the
-   next mark of either kind closes it. */
+/* unfenced(text, lines) -> the lines (their starts, in order) that are neither a code fence's
+   mark nor inside a fence, as find_sections reads fences: a mark opens one, and the next
+   mark of either kind closes it. */
 static PyObject *unfenced(PyObject *self, PyObject *args) {
     PyObject *text, *lines;
     if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
@@ -2357,8 +2359,8 @@ static PyObject *unfenced(PyObject *self, PyObject *args) {
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
         Py_ssize_t q = item_at(lines, k);
         if (q == -1 && PyErr_Occurred()) goto fail;
-        if (q < 0 || q >= st->n || AT(q) != '\n') {
-            PyErr_SetString(PyExc_ValueError, "lines: the positions of newlines in the text");
+        if (!line_start_at(st, q)) {
+            PyErr_SetString(PyExc_ValueError, "lines: the starts of lines in the text");
             goto fail;
         }
         if (fence_mark_at(st, q)) {
@@ -2564,24 +2566,26 @@ static Py_ssize_t table_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *
 
 typedef Py_ssize_t (*LineMatch)(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid);
 
-/* the matches of match at the "\n"s in lines (nl_text's), as structure.line_matches takes them:
-   in order, none starting inside the one before; (start, mid, end) with mid, else (start, end) */
+/* the matches of match at the lines that start at lines, as structure.line_matches takes
+   them: in order, none starting inside the one before; (start, mid, end) with mid, else
+   (start, end), in nl_text's positions (the text's, plus one) as the patterns give them */
 static PyObject *matches_at_lines(PyObject *args, LineMatch match, int with_mid) {
     PyObject *text, *lines;
     if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
-    Py_ssize_t n = st->n, end = 0, mid = 0;
+    Py_ssize_t end = 0, mid = 0;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
         Py_ssize_t p = item_at(lines, k);
         if (p == -1 && PyErr_Occurred()) goto fail;
-        if (p < end || p < 0 || p >= n || AT(p) != '\n') continue;
-        Py_ssize_t e = match(text, st, p + 1, &mid);
+        if (p < end || !line_start_at(st, p)) continue;
+        Py_ssize_t e = match(text, st, p, &mid);
         if (e == -2) goto fail;
         if (e < 0) continue;
-        PyObject *row = with_mid ? Py_BuildValue("(nnn)", p + 1, mid, e) : Py_BuildValue("(nn)", p + 1, e);
+        e++; /* in nl_text */
+        PyObject *row = with_mid ? Py_BuildValue("(nnn)", p + 1, mid + 1, e) : Py_BuildValue("(nn)", p + 1, e);
         if (!row || PyList_Append(out, row) < 0) {
             Py_XDECREF(row);
             goto fail;
@@ -2595,15 +2599,15 @@ fail:
     return NULL;
 }
 
-/* md_tables(nl_text, lines) -> [(start, body_start, end)]: the Markdown tables (a header row,
-   a delimiter row, then body rows) at the "\n"s in lines */
+/* md_tables(text, lines) -> [(start, body_start, end)]: the Markdown tables (a header row, a
+   delimiter row, then body rows) at the lines that start at lines, in nl_text's positions */
 static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, 1); }
 
-/* The start of the grid table's top border drawn on the line above the table at a (nl_text's
-   line start), as atoms._BORDER reads it: spaces and tabs, "+", two or more of - = +, spaces
-   and tabs, "\r" or not, and the "\n" before a; a itself when that line is no border. */
+/* The start of the grid table's top border drawn on the line above the table at a (a line's
+   start), as atoms._BORDER reads it: spaces and tabs, "+", two or more of - = +, spaces and
+   tabs, "\r" or not, and the "\n" before a; a itself when that line is no border. */
 static Py_ssize_t border_above(State *st, Py_ssize_t a) {
-    if (a < 2) return a;
+    if (a < 1) return a;
     Py_ssize_t above = a - 1;
     while (above > 0 && AT(above - 1) != '\n') above--;
     Py_ssize_t j = above, run = 0;
@@ -2615,9 +2619,9 @@ static Py_ssize_t border_above(State *st, Py_ssize_t a) {
     return run >= 2 && j == a - 1 ? above : a;
 }
 
-/* table_atoms(nl_text, lines) -> [(start, body_start, end, header)]: md_tables' tables as
-   atoms._bordered makes them, in the text's positions (nl_text's less one): the start moved
-   up to a grid table's top border, and the header rows' text. */
+/* table_atoms(text, lines) -> [(start, body_start, end, header)]: md_tables' tables as
+   atoms._bordered makes them, in the text's positions (not nl_text's): the start moved up to
+   a grid table's top border, and the header rows' text. */
 static PyObject *table_atoms(PyObject *self, PyObject *args) {
     PyObject *spans = matches_at_lines(args, table_at, 1);
     if (!spans) return NULL;
@@ -2629,10 +2633,10 @@ static PyObject *table_atoms(PyObject *self, PyObject *args) {
     if (!out) goto fail;
     for (Py_ssize_t k = 0; k < m; k++) {
         PyObject *row = PyList_GET_ITEM(spans, k);
-        Py_ssize_t a = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 0)), h = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 1)),
-                   e = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 2));
+        Py_ssize_t a = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 0)) - 1,
+                   h = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 1)) - 1, e = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 2)) - 1;
         PyObject *header = PyUnicode_Substring(text, a, h);
-        PyObject *atom = header ? Py_BuildValue("(nnnN)", border_above(st, a) - 1, h - 1, e - 1, header) : NULL;
+        PyObject *atom = header ? Py_BuildValue("(nnnN)", border_above(st, a), h, e, header) : NULL;
         if (!atom) goto fail;
         PyList_SET_ITEM(out, k, atom);
     }
@@ -2684,7 +2688,8 @@ static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
     return -1;
 }
 
-/* fenced_blocks(nl_text, lines) -> [(start, end)]: the closed code fences at the "\n"s in lines */
+/* fenced_blocks(text, lines) -> [(start, end)]: the closed code fences at the lines that start
+   at lines, in nl_text's positions */
 static Py_ssize_t fence_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid) { return fenced_end(text, st, q); }
 
 static PyObject *fenced_blocks(PyObject *self, PyObject *args) { return matches_at_lines(args, fence_at, 0); }
@@ -2979,7 +2984,7 @@ static PyMethodDef methods[] = {
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text, crlf=False) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
-     "structure_lines(nl_text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
+     "structure_lines(text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
     {"soft_hint", soft_hint, METH_VARARGS,
      "soft_hint(text, p, start, end, fenced=False) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
     {"soft_full", soft_full, METH_VARARGS,
@@ -2995,15 +3000,15 @@ static PyMethodDef methods[] = {
      "with overlap while no chunk needs the packer"},
     {"line_breaks", line_breaks, METH_O,
      "line_breaks(text) -> 1: a \"\\r\" is there, | 4: one not before \"\\n\", | 2: another break than those"},
-    {"unfenced", unfenced, METH_VARARGS, "unfenced(nl_text, lines) -> the lines outside code fences, marks left out"},
+    {"unfenced", unfenced, METH_VARARGS, "unfenced(text, lines) -> the lines outside code fences, marks left out"},
     {"heading_kinds", heading_kinds, METH_VARARGS,
      "heading_kinds(text, lines) -> (\"md\" or \"block\", level, title, line_end, body) or None for each line start"},
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
-    {"md_tables", md_tables, METH_VARARGS, "md_tables(nl_text, lines) -> [(start, body_start, end)] of the tables at lines"},
+    {"md_tables", md_tables, METH_VARARGS, "md_tables(text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"table_atoms", table_atoms, METH_VARARGS,
-     "table_atoms(nl_text, lines) -> [(start, body_start, end, header)]: md_tables' tables, a grid border above "
+     "table_atoms(text, lines) -> [(start, body_start, end, header)]: md_tables' tables, a grid border above "
      "taken in, in the text's positions"},
-    {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(nl_text, lines) -> [(start, end)] of the code fences at lines"},
+    {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,
      "sentence_start_cases(text, limit) -> (lower, upper) letters that begin sentences in text[:limit]"},
     {"soft_classes", soft_classes, METH_O,

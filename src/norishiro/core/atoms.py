@@ -57,18 +57,17 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     when ``find_sections`` shares it."""
     if lines is None:
         lines = TextLines(text, DEFAULT_LABELS)
-    t = lines.nl_text
     found: list[Atom] = []
     groups = 0  # how many kinds were found: each kind's spans come sorted and disjoint
     # compiled: the line scan found the lines where a fence or a table may start; else a
     # search for each pattern over a text that holds what it needs
     fences = lines.fences
     if fences is not None or "```" in text or "~~~" in text:
-        found += [Atom(a - 1, b - 1, "code") for a, b in _code_blocks(t, fences)]
+        found += [Atom(a - 1, b - 1, "code") for a, b in _code_blocks(lines, fences)]
         groups += bool(found)
     tables = lines.tables
     if tables is not None or "|" in text:
-        got = _table_atoms(t, tables)
+        got = _table_atoms(lines, tables)
         found += got
         groups += bool(got)
     if _tabs_at_least(text, 6):
@@ -87,15 +86,15 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
         done, n = 0, len(found)
         hints = lines.lead_hints
         if hints is None:
-            hints = sorted(m.start() for p in _LEAD_HINTS for m in p.finditer(t))
-        for hint in hints:
-            line = t.rfind("\n", 0, hint)
+            hints = sorted(m.start() for p in _LEAD_HINTS for m in p.finditer(lines.nl_text))
+        for hint in hints:  # in nl_text: the line's "\n" there is where it starts in the text
+            line = text.rfind("\n", 0, hint - 1) + 1
             if line < done:
                 continue
-            m = _LEAD_LIST.match(t, line)
+            m, shift = lines.match(_LEAD_LIST, line)
             if m:
-                found.append(Atom(m.start(1) - 1, m.end(1) - 1, "list"))
-                done = m.end()
+                found.append(Atom(m.start(1) + shift - 1, m.end(1) + shift - 1, "list"))
+                done = m.end() + shift
         groups += len(found) > n
     if groups < 2:
         return found
@@ -143,12 +142,14 @@ def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
     return [Atom(run[0][0], run[-1][1], "table", run[0][1], text[run[0][0] : run[0][1]])]
 
 
-def _table_atoms(t: str, lines: list[int] | None) -> list[Atom]:
-    """The table atoms of ``t`` ("\n" + text), tried at ``lines`` or everywhere: compiled,
-    ``_bordered(t, _tables(t, lines))`` in one pass (a property test holds them to it)."""
-    if lines is not None and compiled.active():
-        return [Atom(a, e, "table", h, head) for a, h, e, head in compiled.native.table_atoms(t, lines)]
-    return _bordered(t, _tables(t, lines))
+def _table_atoms(lines: TextLines, at: list[int] | None) -> list[Atom]:
+    """The table atoms of the text, tried at the lines ``at`` or everywhere: compiled,
+    ``_bordered(t, _tables(t, at))`` in one pass over the text (a property test holds them to
+    it), where ``t`` is ``nl_text``."""
+    if at is not None and compiled.active():
+        return [Atom(a, e, "table", h, head) for a, h, e, head in compiled.native.table_atoms(lines.text, at)]
+    t = lines.nl_text
+    return _bordered(t, _tables(t, at))
 
 
 def _bordered(t: str, spans: list[tuple[int, int, int]]) -> list[Atom]:
@@ -163,17 +164,16 @@ def _bordered(t: str, spans: list[tuple[int, int, int]]) -> list[Atom]:
     return out
 
 
-def _code_blocks(t: str, lines: list[int] | None) -> list[tuple[int, int]]:
-    """``(start, end)`` of the fenced code blocks in ``t`` ("\n" + text), tried at ``lines``
+def _code_blocks(lines: TextLines, at: list[int] | None) -> list[tuple[int, int]]:
+    """``(start, end)`` in ``nl_text`` of the fenced code blocks, tried at the lines ``at``
     (the compiled line scan's) or everywhere; the compiled matcher reads ``_FENCED`` as the
-    regex does (a property test holds them to each other)."""
-    if lines is not None and compiled.active():
-        return compiled.native.fenced_blocks(t, lines)
-    return [(m.start(1), m.end(1)) for m in line_matches(_FENCED, t, lines)]
+    regex does (a property test holds them to each other), over the text itself."""
+    if at is not None and compiled.active():
+        return compiled.native.fenced_blocks(lines.text, at)
+    return [(m.start(1), m.end(1)) for m in line_matches(_FENCED, lines.nl_text, at)]
 
 
 def _tables(t: str, lines: list[int] | None) -> list[tuple[int, int, int]]:
-    """``(start, body_start, end)`` of the Markdown tables in ``t``, like ``_code_blocks``."""
-    if lines is not None and compiled.active():
-        return compiled.native.md_tables(t, lines)
+    """``(start, body_start, end)`` of the Markdown tables in ``t`` (``nl_text``), tried at
+    ``lines`` or everywhere."""
     return [(m.start(1), m.end(2), m.end(1)) for m in line_matches(_MD_TABLE, t, lines)]

@@ -26,21 +26,41 @@ def _label_initials(labels: tuple[str, ...]) -> tuple[str, int]:
 
 
 class TextLines:
-    """A text with a newline put in front (structure patterns start with one), and, compiled,
-    where its heading, fence, table and lead-in lines are, found in one pass that
-    ``find_sections`` and ``find_atoms`` share; ``None`` fields: search with the patterns."""
+    """A text and, compiled, where its heading, fence, table and lead-in lines are, found in
+    one pass that ``find_sections`` and ``find_atoms`` share (``None`` fields: search with
+    the patterns). Positions are those of ``nl_text``, the text with a newline put in front
+    (structure patterns start with one): the "\n" before a line is where the line starts in
+    the text. ``nl_text`` is made only when a pattern must search it: the compiled scans read
+    the text itself (a copy of a 100 MB text is 100 MB or more)."""
 
-    __slots__ = ("nl_text", "headings", "fences", "tables", "lead_hints")
+    __slots__ = ("text", "_nl_text", "headings", "fences", "tables", "lead_hints")
 
     def __init__(self, text: str, labels: tuple[str, ...]):
-        self.nl_text = "\n" + text
+        self.text = text
+        self._nl_text: str | None = None
         self.headings = self.fences = self.tables = self.lead_hints = None
         if compiled.active():
             try:
-                got = compiled.native.structure_lines(self.nl_text, *_label_initials(labels))
+                got = compiled.native.structure_lines(text, *_label_initials(labels))
             except ValueError:  # more than 16 initials beyond U+FFFF: the patterns handle any
                 return
             self.headings, self.fences, self.tables, self.lead_hints = got
+
+    @property
+    def nl_text(self) -> str:
+        """``"\n" + text``, made on first use."""
+        if self._nl_text is None:
+            self._nl_text = "\n" + self.text
+        return self._nl_text
+
+    def match(self, pattern: re.Pattern, q: int) -> tuple[re.Match | None, int]:
+        """``pattern.match(nl_text, q)`` for a pattern that starts with a newline, at the "\n"
+        before a line, as ``(match, shift)``: the match's positions plus ``shift`` are
+        ``nl_text``'s. Past the first line the text itself holds that "\n" (one position
+        earlier), so ``nl_text`` is not made for it."""
+        if q > 0:
+            return pattern.match(self.text, q - 1), 1
+        return pattern.match(self.nl_text, q), 0
 
 
 def line_matches(pattern: re.Pattern, t: str, lines: list[int] | None) -> Iterable[re.Match]:

@@ -153,8 +153,7 @@ def find_sections(
     last_heading_end = -1
     if lines is None:
         lines = TextLines(text, key)
-    nl_text = lines.nl_text
-    heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(nl_text)]
+    heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(lines.nl_text)]
     # a text with reStructuredText titles ranks every adorned title in the order its style
     # appears; whether it has one is asked at its first line adorned like a title (most have none)
     rest: bool | None = None if markdown and allowed is None else False
@@ -163,7 +162,7 @@ def find_sections(
     # (their reading needs no line around them), or None: read here with the patterns
     read: list | repeat = repeat(None)
     if lines.headings is not None and compiled.active():  # fences and what they hold: skipped below
-        heads = compiled.native.unfenced(nl_text, heads)
+        heads = compiled.native.unfenced(text, heads)
         if markdown and allowed is None:  # with an outline or Markdown off, a # line is read here
             read = compiled.native.heading_kinds(text, heads)
     styles: list[tuple[str, bool]] = []
@@ -179,7 +178,7 @@ def find_sections(
             at = q
         else:
             # a line that starts with # or a fence is a candidate (the test's first alternatives)
-            if not nl_text.startswith(_SURE, q + 1) and cand.match(nl_text, q) is None:
+            if not text.startswith(_SURE, q) and lines.match(cand, q)[0] is None:
                 continue
             a = q  # the "\n" put in front shifts positions by one: this is the line start
             nl = text.find("\n", a)
@@ -204,7 +203,7 @@ def find_sections(
                 and a > 0
                 and first in _REST_FIRST
                 and _REST.match(line)
-                and (rest or (rest := _is_rest(text, nl_text, every)))
+                and (rest or (rest := _is_rest(text, lines.nl_text, every)))
             ):
                 got = _rest_title(text, a, line, last_heading_end)
                 if got is None:
