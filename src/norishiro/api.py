@@ -19,7 +19,7 @@ from .config import ChunkConfig, SemanticConfig
 from .core.boundaries import Boundaries, Level, parse_level
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
-from .core.measure import Sizer, get_sizer
+from .core.measure import CharSizer, Sizer, get_sizer
 from .core.structure import LabelledText, PlainText, Section
 from .document import Document
 from .errors import OptionError
@@ -190,7 +190,8 @@ def iter_chunks(
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     whole = config.cross_sections or not chunker.sectioned
-    regions = Regions(doc, config, sizer, structure, renderer, whole, getattr(chunker, "one_chunk", None))
+    by_length = type(sizer) is CharSizer and getattr(chunker, "whole_by_length", False)
+    regions = Regions(doc, config, sizer, structure, renderer, whole, getattr(chunker, "one_chunk", None), by_length)
     names = section_names(config.section_map)
     if excluded is not None:
         regions.excluded = excluded

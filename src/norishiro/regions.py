@@ -44,11 +44,15 @@ class Regions:
         renderer: HeaderRenderer,
         whole: bool,
         one_chunk: Callable[[str, Measure, int, str], int | None] | None = None,
+        by_length: bool = False,
     ):
         """``one_chunk(text, measure, size, head)``: the chunker's size of a region that is
-        one chunk (None if it is not); such a region is yielded as a :class:`OneChunk`."""
+        one chunk (None if it is not); such a region is yielded as a :class:`OneChunk`.
+        ``by_length``: ``one_chunk`` says a region is one chunk exactly when its head and text
+        together are at most ``size`` characters long (then no measure is made to ask it)."""
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
         self.one_chunk = one_chunk
+        self.by_length = by_length and one_chunk is not None
         text = doc.text
         self.sections = structure.sections(text)
         self.atoms = structure.atoms(text)
@@ -145,7 +149,7 @@ class Regions:
         checked: set[str] = set()
         atoms, starts, t_starts, t_ends = self.atoms, self.atom_starts, self.t_starts, self.t_ends
         active = self.renderer.active
-        one_chunk = self.one_chunk
+        one_chunk, by_length = self.one_chunk, self.by_length
         one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
         for a, b, secs in self._selected():
             head = ""
@@ -154,17 +158,24 @@ class Regions:
                 self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
             piece = text[a:b]
-            measure = sizer.measure(piece)
+            measure = None
             if one_chunk is not None:
                 # the prefix at the region's start, which is all a chunk of it that is
                 # the whole region needs (the look-up per position is made only when not);
                 # a table's header rows only where a table's span holds the start
                 k = bisect.bisect_right(t_starts, a) - 1 if t_starts else -1
                 first = self._with_table(head, a) if k >= 0 and a < t_ends[k] else head
-                n = one_chunk(piece, measure, size, first)
+                if by_length:
+                    n = len(first) + b - a if b > a else size + 1
+                    n = n if n <= size else None
+                else:
+                    measure = sizer.measure(piece)
+                    n = one_chunk(piece, measure, size, first)
                 if n is not None:
                     yield one_of((piece, a, n, first)), one
                     continue
+            if measure is None:
+                measure = sizer.measure(piece)
             prefix = self._prefix(a, b, head, one is not None)
             inside: list[tuple[int, int]] | tuple = ()
             if starts:

@@ -108,6 +108,12 @@ class PackingChunker:
         got = measure.count(0, n, head)
         return got if got <= size else None
 
+    @cached_property
+    def whole_by_length(self) -> bool:
+        """In characters, ``one_chunk`` is a length test (a region is one chunk when its head
+        and text fit), unless a subclass says otherwise: the regions then ask no measure."""
+        return PARAGRAPH in self.end_levels and type(self).one_chunk is PackingChunker.one_chunk
+
     def spans(self, region: Region) -> Iterable[Span]:
         text, measure = region.text, region.measure
         if region.prefix is None and measure.exact_index:  # characters: the common case, asked first
