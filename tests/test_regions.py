@@ -76,3 +76,28 @@ def test_only_a_chunker_whose_one_chunk_is_the_length_test_is_asked_by_length():
     assert api.chunker_class("recursive")(config).whole_by_length
     assert not Asked(config).whole_by_length
     assert not api.chunker_class("fixed")(config).whole_by_length
+
+
+_TABLE = st.builds(
+    lambda rows: ["| h | i |", "|---|---|"] + [f"| {r} | x |" for r in rows],
+    st.lists(st.text(alphabet="ab1", max_size=3), max_size=4),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_TABLE | st.lists(st.sampled_from(_LINES) | st.text(max_size=12), max_size=3), max_size=8), st.booleans()
+)
+def test_a_table_prefix_is_the_regions_look_up_at_every_position(blocks, header):
+    """A region's prefix (context header, and a table's header rows inside its body) at
+    each of its positions is what the regions look up there: the quick answer outside the
+    tables' bodies, the look-up inside, the body's first character included."""
+    doc = Document("\n".join(line for block in blocks for line in block), metadata={"patient_id": "p-1"})
+    config, sizer, _ = api.resolve(None, size=400, header_keys=["patient_id"] if header else None)
+    renderer = api._renderer(config.header_keys, config.header_template)
+    regions = Regions(doc, config, sizer, LabelledText(), renderer, True)
+    for region, _one in regions:
+        if region.prefix is None:
+            continue
+        for p in range(len(region.text) + 1):
+            assert region.prefix(p) == regions.prefix_at(region.offset + p), p
