@@ -2496,7 +2496,7 @@ static PyObject *heading_kinds(PyObject *self, PyObject *args) {
     for (Py_ssize_t k = 0; k < m; k++) {
         Py_ssize_t a = item_at(lines, k);
         if (a == -1 && PyErr_Occurred()) goto fail;
-        if (a < 0 || a > st->n || (a > 0 && AT(a - 1) != '\n')) {
+        if (!line_start_at(st, a)) {
             PyErr_SetString(PyExc_ValueError, "lines: the starts of lines of the text");
             goto fail;
         }
