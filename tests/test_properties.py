@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
+import regex
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -682,6 +684,51 @@ def test_sentence_start_letters_are_found_per_terminator_as_by_one_pattern(piece
     text = "".join(pieces)
     one = re.compile(r"[.!?][\"'’”)\]]*[ \t]+([^\W\d_])").findall(text)
     assert sorted(x for p in sentences._STARTS_AFTER_END for x in p.findall(text)) == sorted(one)
+
+
+# the word patterns as runs of white space (their ends are the cuts): where a run reached the
+# search's end, the engine tried every start inside it, so a long run cost its length squared
+_WORD_RUNS = regex.compile(
+    r"\s+(?=\S)|(?<=\p{Hiragana})(?=[\p{Han}\p{Katakana}A-Za-z0-9Ａ-Ｚａ-ｚ０-９])"
+    r"|(?<=[\p{Han}\p{Katakana}ー])(?=[A-Za-z0-9(（「【])|(?<=[・／/])(?=\S)"
+)
+_WORD_RUNS_ASCII = re.compile(r"[\t\n\x0b\x0c\r ]+(?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
+
+
+_WORD_PIECES = [" ", "   ", "\t", "\r", "\n", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\u3000", "\xa0", "a", "x1"]
+_WORD_PIECES += ["A", "/", "・", "あ", "ひら", "漢", "カナ", "ー", "(", "「"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_WORD_PIECES) | st.text(max_size=2), max_size=30).map("".join),
+    st.integers(0, 60),
+    st.integers(0, 60),
+)
+def test_word_cuts_are_the_ends_of_white_space_runs(text, a, b):
+    """The word pattern matches the last white space of a run (one character and one look
+    ahead per position, linear in the window): the same cuts in every window as the ends of
+    the whole runs the earlier pattern matched, and the script changes of Japanese text."""
+    from norishiro.core import boundaries
+
+    bnd = boundaries.Boundaries(text)
+    for lo, hi in ((min(a, b), max(a, b)), (0, len(text))):
+        assert bnd._regex_cuts(boundaries._WORD, lo, hi) == bnd._regex_cuts(_WORD_RUNS, lo, hi)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_WORD_PIECES[:10] + ["a", "x1", "A", "/", "   a", "(", ","]), max_size=30).map("".join),
+    st.integers(0, 60),
+    st.integers(0, 60),
+)
+def test_ascii_word_cuts_are_the_ends_of_white_space_runs(text, a, b):
+    """The same for the pattern of ASCII text."""
+    from norishiro.core import boundaries
+
+    bnd = boundaries.Boundaries(text)
+    for lo, hi in ((min(a, b), max(a, b)), (0, len(text))):
+        assert bnd._regex_cuts(boundaries._WORD_ASCII, lo, hi) == bnd._regex_cuts(_WORD_RUNS_ASCII, lo, hi)
 
 
 @settings(max_examples=400, deadline=None)

@@ -4,6 +4,8 @@ where any search for a window's cuts must begin (``search_start``)."""
 
 from __future__ import annotations
 
+import re
+
 from . import compiled
 from .chars import EXTEND, snap
 
@@ -46,11 +48,15 @@ def search_start(text: str, lo: int) -> int:
     spaces after it) or a newline's cut snapped past combining marks ends inside the window
     although its first character stands before it."""
     start = min(max(0, lo - 1), len(text))
-    while start > 0 and lo - start < 256:
+    floor = max(0, lo - 256)  # at most 256 back
+    while start > floor:
         c = text[start - 1]
-        if not (c.isspace() or (c >= "\u0300" and EXTEND.match(c))):
+        if c.isspace():  # a run of white space at once (a padded page holds long ones)
+            start = floor + len(text[floor:start].rstrip())
+        elif c >= "\u0300" and EXTEND.match(c):
+            start -= 1
+        else:
             break
-        start -= 1
     return max(0, start - 1)
 
 
@@ -58,6 +64,9 @@ def no_newline(text: str, lo: int, hi: int) -> bool:
     """No newline where a line cut in ``(lo, hi]`` could follow one (searched from
     ``search_start``): the window needs no search."""
     return text.find("\n", search_start(text, lo), hi) < 0
+
+
+_BLANK = re.compile(r"[ \t\u3000]*")  # what last_lf_cut skips after a newline
 
 
 def last_lf_cut(text: str, lo: int, hi: int) -> list[int]:
@@ -69,14 +78,10 @@ def last_lf_cut(text: str, lo: int, hi: int) -> list[int]:
         if j < 0 or j + 1 <= lo:
             return []
         p = j + 1
-        k = p
-        while k < n and text[k] in " \t\u3000":
-            k += 1
+        k = _BLANK.match(text, p).end()
         if k < n and text[k] == "\n":
             # the blank-line run goes on past hi: its cut is beyond the window
-            end = j
-            while end > lo and text[end - 1] in "\n \t\u3000":
-                end -= 1
+            end = lo + len(text[lo:j].rstrip("\n \t\u3000"))
             continue
         if p >= n:
             return []

@@ -172,7 +172,8 @@ class Packer(OverlapSearch, PackerSizes):
             got = self._find_end(s, lo)
             got = self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
         if got is not None and self.text[s].isspace() and find_ink(self.text, s, got) is None:  # white space alone
-            got = self.find_end(s, past_blank(self.text, got, lo)) or got  # past it, where an end can be
+            reach = min(self.n, s + self.size) if self._plain else self._reach(s, self.size)  # _find_end's
+            got = self.find_end(s, past_blank(self.text, got, lo, reach)) or got  # past it, where an end can be
         return got
 
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:

@@ -29,14 +29,17 @@ BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this m
 find_ink = re.compile(r"\S").search
 
 
-def past_blank(text: str, s: int, lo: int) -> int:
+def past_blank(text: str, s: int, lo: int, stop: int | None = None) -> int:
     """``lo``, or the first character from ``s`` on that is not white space when that is
     later (``s``: the end of a chunk of white space alone): an end past it gives the chunk
     something to embed. Where an end search gives a chunk
     of white space alone (the blank lines after a table that filled the budget), it looks again
-    past them, and keeps the blank chunk only where no level has an end there."""
-    m = find_ink(text, s)
-    return max(lo, m.start() if m else len(text))
+    past them, and keeps the blank chunk only where no level has an end there. ``stop``:
+    where the search may end, ``stop`` itself the answer when none is before it (the
+    chunk's reach, past which no end can be: a run of white space longer than a chunk is not
+    read to its end for every chunk of it)."""
+    m = find_ink(text, s, len(text) if stop is None else stop)
+    return max(lo, m.start() if m else len(text) if stop is None else stop)
 
 
 def _share_end(n: int, size: int, s: int, lo: int) -> int:
@@ -70,7 +73,7 @@ def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: i
         # a paragraph (a line with something on it) between s and e: not white space alone
         alone = j == 0 or para[j - 1] <= s
     if e is not None and alone and text[s].isspace() and find_ink(text, s, e) is None:  # white space alone
-        again = paragraph_end(text, para, size, balance_from, s, past_blank(text, e, lo))
+        again = paragraph_end(text, para, size, balance_from, s, past_blank(text, e, lo, min(n, hi)))
         return e if again is None else again
     return e
 

@@ -1,0 +1,97 @@
+"""Long runs of white space (a padded page, thousands of blank lines) are read a run at a
+time, not a character at a time: each quick search against the character-by-character
+reading it replaced, over texts where runs are longer than a chunk and than the 256
+characters a search looks back."""
+
+from __future__ import annotations
+
+import regex
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from invariants import check_chunks
+from norishiro import chunk
+from norishiro.core import boundaries, newlines
+from norishiro.core.chars import EXTEND, snap
+from norishiro.core.plain import find_ink, past_blank
+
+_PIECES = [" " * 300, " ", "  ", "\t", "\n", "\n\n", " \n", "\u3000", "\r\n", "\xa0", "\u0301", "e\u0301", "a", "word"]
+_PIECES += ["文。", "/", "\x1c", "\r"]
+texts = st.lists(st.sampled_from(_PIECES), max_size=40).map("".join)
+
+
+def _search_start(text: str, lo: int) -> int:
+    start = min(max(0, lo - 1), len(text))
+    while start > 0 and lo - start < 256:
+        c = text[start - 1]
+        if not (c.isspace() or (c >= "\u0300" and EXTEND.match(c))):
+            break
+        start -= 1
+    return max(0, start - 1)
+
+
+def _last_lf_cut(text: str, lo: int, hi: int) -> list[int]:
+    n, end = len(text), hi
+    while True:
+        j = text.rfind("\n", lo, end)
+        if j < 0 or j + 1 <= lo:
+            return []
+        p = k = j + 1
+        while k < n and text[k] in " \t\u3000":
+            k += 1
+        if k < n and text[k] == "\n":
+            end = j
+            while end > lo and text[end - 1] in "\n \t\u3000":
+                end -= 1
+            continue
+        if p >= n:
+            return []
+        if text[p] >= "\u0300" and EXTEND.match(text, p):
+            p = snap(text, p)
+            if p > hi:
+                end = j
+                continue
+        return [p]
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts, st.integers(0, 4000), st.integers(0, 400))
+@example("a\n\u3000\nb", 0, 3)  # a line of U+3000 alone is blank
+def test_a_search_starts_where_the_reading_back_a_character_at_a_time_started(text, lo, width):
+    lo = min(lo, len(text))
+    assert newlines.search_start(text, lo) == _search_start(text, lo)
+    hi = min(len(text), lo + width)
+    assert newlines.last_lf_cut(text, lo, hi) == _last_lf_cut(text, lo, hi)
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts, st.integers(0, 4000), st.integers(0, 400))
+@example("a\u0301", 0, 1)  # the window is ASCII, its last grapheme is not
+def test_grapheme_cuts_of_a_window_are_the_graphemes_ends(text, lo, width):
+    """Every ASCII character is a grapheme but a CR before a LF; a combining mark right past
+    the window makes its last character's grapheme end beyond it."""
+    bnd = boundaries.Boundaries(text)
+    starts = {m.start() for m in regex.finditer(r"\X", text)}
+    lo = max((p for p in starts if p <= min(lo, len(text))), default=0)  # a chunk starts at a boundary
+    hi = min(len(text), lo + width)
+    want = [m.end() for m in regex.finditer(r"\X", text, pos=lo) if m.end() <= hi]
+    assert bnd.window_cuts(boundaries.Level.GRAPHEME, lo, hi) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.integers(0, 4000), st.integers(0, 4000), st.integers(0, 4000))
+def test_past_blank_with_a_stop_is_past_blank_up_to_it(text, s, lo, stop):
+    s, stop = min(s, len(text)), min(stop, len(text))
+    got, whole = past_blank(text, s, lo, stop), past_blank(text, s, lo)
+    m = find_ink(text, s)
+    if m is not None and m.start() < stop:
+        assert got == whole
+    else:
+        assert got == max(lo, stop) and whole >= got
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts, st.sampled_from([20, 64, 300]), st.booleans())
+def test_chunks_of_text_with_long_runs_of_white_space_keep_the_invariants(text, size, structure):
+    chunks = chunk(text, size=size, structure=structure)
+    check_chunks(text, chunks, size)
