@@ -95,3 +95,24 @@ def test_past_blank_with_a_stop_is_past_blank_up_to_it(text, s, lo, stop):
 def test_chunks_of_text_with_long_runs_of_white_space_keep_the_invariants(text, size, structure):
     chunks = chunk(text, size=size, structure=structure)
     check_chunks(text, chunks, size)
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts, st.integers(0, 2000), st.integers(0, 300), st.sampled_from([8, 40, 300, 700]), st.booleans())
+@example(" " * 10 + "\u0301a", 0, 0, 10, False)  # the budget's end falls before a combining mark
+@example("a" + " " * 100 + "b", 1, 0, 40, True)  # the last chunks share the text evenly
+def test_a_window_of_spaces_alone_ends_where_the_search_ends_it(text, s, ahead, size, balance):
+    """A window of spaces and tabs alone ends where the budget does, without the search:
+    the end the search finds (a packer that does not take the quick answer)."""
+    from norishiro.core.measure import CharMeasure
+    from norishiro.core.packer import Packer
+
+    if not text:
+        return
+    quick = Packer(text, CharMeasure(text), size, balance=balance)
+    slow = Packer(text, CharMeasure(text), size, balance=balance)
+    slow._plain = False  # the same search, sizes from the measure: no quick answer
+    starts = [m.start() for m in regex.finditer(r"\X", text)]
+    s = starts[min(s, len(starts) - 1)]
+    lo = min(len(text), s + ahead)
+    assert quick.find_end(s, lo) == slow.find_end(s, lo)

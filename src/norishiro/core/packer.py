@@ -27,7 +27,7 @@ from itertools import islice
 
 from .boundaries import Boundaries
 from .compiled_packing import paragraph_spans
-from .levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
+from .levels import CLAUSE, GRAPHEME, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
 from .measure import Measure
 from .newlines import no_newline
 from .overlap import OverlapSearch
@@ -162,6 +162,12 @@ class Packer(OverlapSearch, PackerSizes):
     def find_end(self, s: int, lo: int) -> int | None:
         """Best end for a chunk starting at ``s`` that must reach beyond ``lo``, leaving no
         heading at its end where one can, and more than white space where one can."""
+        if self._plain and s < self._balance_from and not (self._atom_starts or self._head_starts):
+            hi = s + self.size
+            if lo < hi < self.n and self.end_levels[-1] is GRAPHEME and not self.text[s : hi + 1].strip(" \t"):
+                # spaces and tabs alone (a padded page): no level but the grapheme has a cut
+                # in the window, and none past it fits; the search would end where the budget does
+                return hi
         # only a heading whose text begins after s and that starts within reach matters
         i, got = bisect_right(self._head_bodies, s), None
         self._level = None
