@@ -2566,43 +2566,6 @@ static Py_ssize_t table_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *
 
 typedef Py_ssize_t (*LineMatch)(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid);
 
-/* the matches of match at the lines that start at lines, as structure.line_matches takes
-   them: in order, none starting inside the one before; (start, mid, end) with mid, else
-   (start, end), in nl_text's positions (the text's, plus one) as the patterns give them */
-static PyObject *matches_at_lines(PyObject *args, LineMatch match, int with_mid) {
-    PyObject *text, *lines;
-    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
-    State state, *st = &state;
-    start_state(st, text, 0, 0);
-    Py_ssize_t end = 0, mid = 0;
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
-        Py_ssize_t p = item_at(lines, k);
-        if (p == -1 && PyErr_Occurred()) goto fail;
-        if (p < end || !line_start_at(st, p)) continue;
-        Py_ssize_t e = match(text, st, p, &mid);
-        if (e == -2) goto fail;
-        if (e < 0) continue;
-        e++; /* in nl_text */
-        PyObject *row = with_mid ? Py_BuildValue("(nnn)", p + 1, mid + 1, e) : Py_BuildValue("(nn)", p + 1, e);
-        if (!row || PyList_Append(out, row) < 0) {
-            Py_XDECREF(row);
-            goto fail;
-        }
-        Py_DECREF(row);
-        end = e;
-    }
-    return out;
-fail:
-    Py_DECREF(out);
-    return NULL;
-}
-
-/* md_tables(text, lines) -> [(start, body_start, end)]: the Markdown tables (a header row, a
-   delimiter row, then body rows) at the lines that start at lines, in nl_text's positions */
-static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, 1); }
-
 /* The start of the grid table's top border drawn on the line above the table at a (a line's
    start), as atoms._BORDER reads it: spaces and tabs, "+", two or more of - = +, spaces and
    tabs, "\r" or not, and the "\n" before a; a itself when that line is no border. */
@@ -2619,34 +2582,57 @@ static Py_ssize_t border_above(State *st, Py_ssize_t a) {
     return run >= 2 && j == a - 1 ? above : a;
 }
 
+/* what matches_at_lines makes of a match from the line start p to e (mid: where a table's
+   body begins): (start, end) or (start, mid, end) in nl_text's positions (the text's, plus
+   one) as the patterns give them, or a table's atom in the text's positions (table_atoms) */
+enum { ROW_SPAN, ROW_MID, ROW_ATOM };
+
+static PyObject *match_row(PyObject *text, State *st, int form, Py_ssize_t p, Py_ssize_t mid, Py_ssize_t e) {
+    if (form == ROW_SPAN) return Py_BuildValue("(nn)", p + 1, e + 1);
+    if (form == ROW_MID) return Py_BuildValue("(nnn)", p + 1, mid + 1, e + 1);
+    PyObject *header = PyUnicode_Substring(text, p, mid);
+    return header ? Py_BuildValue("(nnnN)", border_above(st, p), mid, e, header) : NULL;
+}
+
+/* the matches of match at the lines that start at lines, as structure.line_matches takes
+   them: in order, none starting inside the one before; each as match_row makes it */
+static PyObject *matches_at_lines(PyObject *args, LineMatch match, int form) {
+    PyObject *text, *lines;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t end = 0, mid = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
+        Py_ssize_t p = item_at(lines, k);
+        if (p == -1 && PyErr_Occurred()) goto fail;
+        if (p < end || !line_start_at(st, p)) continue;
+        Py_ssize_t e = match(text, st, p, &mid);
+        if (e == -2) goto fail;
+        if (e < 0) continue;
+        PyObject *row = match_row(text, st, form, p, mid, e);
+        if (!row || PyList_Append(out, row) < 0) {
+            Py_XDECREF(row);
+            goto fail;
+        }
+        Py_DECREF(row);
+        end = e + 1; /* in nl_text, as p */
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* md_tables(text, lines) -> [(start, body_start, end)]: the Markdown tables (a header row, a
+   delimiter row, then body rows) at the lines that start at lines, in nl_text's positions */
+static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, ROW_MID); }
+
 /* table_atoms(text, lines) -> [(start, body_start, end, header)]: md_tables' tables as
    atoms._bordered makes them, in the text's positions (not nl_text's): the start moved up to
    a grid table's top border, and the header rows' text. */
-static PyObject *table_atoms(PyObject *self, PyObject *args) {
-    PyObject *spans = matches_at_lines(args, table_at, 1);
-    if (!spans) return NULL;
-    PyObject *text = PyTuple_GET_ITEM(args, 0);
-    State state, *st = &state;
-    start_state(st, text, 0, 0);
-    Py_ssize_t m = PyList_GET_SIZE(spans);
-    PyObject *out = PyList_New(m);
-    if (!out) goto fail;
-    for (Py_ssize_t k = 0; k < m; k++) {
-        PyObject *row = PyList_GET_ITEM(spans, k);
-        Py_ssize_t a = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 0)) - 1,
-                   h = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 1)) - 1, e = PyLong_AsSsize_t(PyTuple_GET_ITEM(row, 2)) - 1;
-        PyObject *header = PyUnicode_Substring(text, a, h);
-        PyObject *atom = header ? Py_BuildValue("(nnnN)", border_above(st, a), h, e, header) : NULL;
-        if (!atom) goto fail;
-        PyList_SET_ITEM(out, k, atom);
-    }
-    Py_DECREF(spans);
-    return out;
-fail:
-    Py_DECREF(spans);
-    Py_XDECREF(out);
-    return NULL;
-}
+static PyObject *table_atoms(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, ROW_ATOM); }
 
 /* The end of the line at q when it closes a fence of f characters c: at most three spaces,
    exactly f of c, spaces and tabs, then "\n", "\r\n" or the text's end; else -1. */
@@ -2692,7 +2678,7 @@ static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
    at lines, in nl_text's positions */
 static Py_ssize_t fence_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid) { return fenced_end(text, st, q); }
 
-static PyObject *fenced_blocks(PyObject *self, PyObject *args) { return matches_at_lines(args, fence_at, 0); }
+static PyObject *fenced_blocks(PyObject *self, PyObject *args) { return matches_at_lines(args, fence_at, ROW_SPAN); }
 
 /* for tests: the fixed character tests against the Python module's own classes (the
    terminator, emote, bracket and glued tests as the searches read them, from the table) */

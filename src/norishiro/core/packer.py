@@ -163,7 +163,7 @@ class Packer(OverlapSearch, PackerSizes):
         """Best end for a chunk starting at ``s`` that must reach beyond ``lo``, leaving no
         heading at its end where one can, and more than white space where one can."""
         if self._plain and s < self._balance_from and not (self._atom_starts or self._head_starts):
-            hi = s + self.size
+            hi = self._window_end(s)
             if lo < hi < self.n and self.end_levels[-1] is GRAPHEME and not self.text[s : hi + 1].strip(" \t"):
                 # spaces and tabs alone (a padded page): no level but the grapheme has a cut
                 # in the window, and none past it fits; the search would end where the budget does
@@ -178,12 +178,16 @@ class Packer(OverlapSearch, PackerSizes):
             got = self._find_end(s, lo)
             got = self._balanced(s, lo, got, False) if s >= self._balance_from and got is not None else got
         if got is not None and self.text[s].isspace() and find_ink(self.text, s, got) is None:  # white space alone
-            reach = min(self.n, s + self.size) if self._plain else self._reach(s, self.size)  # _find_end's
-            got = self.find_end(s, past_blank(self.text, got, lo, reach)) or got  # past it, where an end can be
+            past = past_blank(self.text, got, lo, self._window_end(s))  # past it, where an end can be
+            got = self.find_end(s, past) or got
         return got
 
+    def _window_end(self, s: int) -> int:
+        """Where the search's window for a chunk from ``s`` ends: no end past it fits."""
+        return min(self.n, s + self.size) if self._plain else self._reach(s, self.size)
+
     def _find_end(self, s: int, lo: int, avoid_heads: bool = False) -> int | None:
-        hi = min(self.n, s + self.size) if self._plain else self._reach(s, self.size)
+        hi = self._window_end(s)
         held = self._before_atom(hi) if self._atom_starts else hi
         hi, edge = held, (held if held < hi else None)  # edge: where the atom holding hi starts
         if hi <= lo:
