@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import re
+from array import array
+from bisect import bisect_left, bisect_right
 
 import pytest
 import regex
@@ -203,7 +205,7 @@ def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head,
     """A span's count from the whole-text index plus its two recounted ends is tiktoken's."""
     from unittest import mock
 
-    from norishiro.core import measure as sizing
+    from norishiro.core import token_index as sizing
 
     index = TiktokenSizer(name).measure(text)
     count = tiktoken_count(name)
@@ -219,7 +221,7 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
     """Exhaustive where hypothesis is thin: every cut-safe rule meets every neighbour."""
     from unittest import mock
 
-    from norishiro.core import measure as sizing
+    from norishiro.core import token_index as sizing
 
     units = [
         "a",
@@ -1114,12 +1116,63 @@ def test_the_compiled_token_ends_are_the_numpy_running_sum(text):
         assert fast == slow and (not text or fast[-1] == len(text))
 
 
+@given(st.lists(st.integers(-(2**40), 2**40), max_size=60), st.lists(st.integers(-(2**41), 2**41), max_size=20))
+@example([5, 5, 5], [4, 5, 6])
+@example([], [0])
+def test_the_compiled_index_search_is_bisect(values, probes):
+    """The token index's compiled searches give bisect_right and bisect_left, duplicates
+    and the ends included; anything but an array('q') is refused, not misread."""
+    from norishiro.core import compiled
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    ends = array("q", sorted(values))
+    for x in probes + values + [min(values, default=0) - 1, max(values, default=0) + 1]:
+        assert compiled.native.ends_right(ends, x) == bisect_right(ends, x)
+        assert compiled.native.ends_left(ends, x) == bisect_left(ends, x)
+    for wrong in (array("i", [1, 2]), array("d", [1.0]), b"12345678"):
+        with pytest.raises(TypeError):
+            compiled.native.ends_right(wrong, 1)
+
+
+@given(texts, st.integers(1, 40), st.data())
+def test_a_token_index_from_a_list_or_an_array_answers_alike(text, budget, data):
+    """A token index given as a list (a model tokenizer's offsets) is the same measure as
+    the array the tiktoken sizer makes, compiled or not."""
+    from compiled_mode import compiled_helpers
+    from norishiro.core.measure import TiktokenSizer, TokenIndexMeasure
+
+    sizer = TiktokenSizer("o200k_base")
+    m = sizer.measure(text)
+    n = len(text)
+    a = data.draw(st.integers(0, n))
+    b = data.draw(st.integers(a, n))
+    for compiled_on in (True, False):
+        with compiled_helpers(compiled_on):
+            other = TokenIndexMeasure(text, list(m.ends), sizer.count)
+            assert type(other.ends) is array and other.ends == m.ends
+            for x in (m, other):
+                est = min(bisect_left(m.ends, b) + 1, len(m.ends)) - bisect_right(m.ends, a)
+                assert x.estimate(a, b) == (est if b > a else 0)
+                i = bisect_right(m.ends, a) + budget - 1
+                assert x.reach(a, budget) == (n if i >= len(m.ends) else m.ends[i])
+                i = bisect_right(m.ends, b) - budget - 1
+                assert x.back(b, budget) == (m.ends[i] if i >= 0 else 0)
+                k = budget + bisect_right(m.ends, a) - 1
+                cands = sorted({a, b, n})
+                if k >= len(m.ends) - 1:
+                    want = len(cands) - 1
+                else:
+                    want = bisect_right(cands, m.ends[k]) - 1 if k >= 0 else -1
+                assert x.last_within(a, cands, budget) == want
+
+
 def test_the_compiled_token_ends_refuse_an_id_outside_the_table():
     from norishiro.core import compiled
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
-    assert compiled.native.token_ends([0, 2, 1], b"\x01\x02\x03") == [1, 4, 6]
+    assert array("q", compiled.native.token_ends([0, 2, 1], b"\x01\x02\x03")) == array("q", [1, 4, 6])
     for bad in ([3], [-1]):
         with pytest.raises(ValueError, match="not in the table"):
             compiled.native.token_ends(bad, b"\x01\x02\x03")

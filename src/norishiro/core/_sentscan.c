@@ -2700,9 +2700,10 @@ static PyObject *soft_classes(PyObject *self, PyObject *arg) {
                          is_wrap_closer(c), is_strong_bullet(c), is_ja_particle_end(c), is_any_digit(c));
 }
 
-/* token_ends(tokens, starts) -> the running sum of starts[token] over tokens, as a list:
-   the character offset where each token ends (starts: one byte per token id, how many
-   characters start inside its bytes). The tokenizer's list of ids read once, no array. */
+/* token_ends(tokens, starts) -> the running sum of starts[token] over tokens, as bytes of
+   native 64-bit integers (array('q') takes them with one copy): the character offset where
+   each token ends (starts: one byte per token id, how many characters start inside its
+   bytes). The tokenizer's list of ids read once; no Python int is made per token. */
 static PyObject *token_ends(PyObject *self, PyObject *args) {
     PyObject *tokens;
     Py_buffer table;
@@ -2710,12 +2711,12 @@ static PyObject *token_ends(PyObject *self, PyObject *args) {
         return NULL;
     const unsigned char *starts = (const unsigned char *)table.buf;
     Py_ssize_t n = PyList_GET_SIZE(tokens), size = table.len;
-    PyObject *out = PyList_New(n);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(long long));
     if (out == NULL) {
         PyBuffer_Release(&table);
         return NULL;
     }
-    long long sum = 0;
+    long long *ends = (long long *)PyBytes_AS_STRING(out), sum = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         long long id = PyLong_AsLongLong(PyList_GET_ITEM(tokens, i));
         if (id < 0 || id >= size) {
@@ -2726,16 +2727,44 @@ static PyObject *token_ends(PyObject *self, PyObject *args) {
             return NULL;
         }
         sum += starts[id];
-        PyObject *v = PyLong_FromLongLong(sum);
-        if (v == NULL) {
-            Py_DECREF(out);
-            PyBuffer_Release(&table);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, v);
+        ends[i] = sum;
     }
     PyBuffer_Release(&table);
     return out;
+}
+
+/* ends_right(ends, x) and ends_left(ends, x): bisect_right and bisect_left over a token
+   index kept as 64-bit integers (array('q')), read in place; bisect itself makes a Python
+   int of every element it looks at. */
+static PyObject *ends_bisect(PyObject *const *args, Py_ssize_t nargs, int right) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "ends_right/ends_left take (ends, x)");
+        return NULL;
+    }
+    long long x = PyLong_AsLongLong(args[1]);
+    if (x == -1 && PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_FORMAT) < 0) return NULL;
+    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "ends_right/ends_left: ends must be an array('q')");
+        return NULL;
+    }
+    const long long *a = (const long long *)view.buf;
+    Py_ssize_t lo = 0, hi = view.len / (Py_ssize_t)sizeof(long long);
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (right ? x < a[mid] : x <= a[mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(lo);
+}
+static PyObject *ends_right(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return ends_bisect(args, nargs, 1);
+}
+static PyObject *ends_left(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return ends_bisect(args, nargs, 0);
 }
 
 /* para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies,
@@ -3002,8 +3031,12 @@ static PyMethodDef methods[] = {
     {"classes", classes, METH_O,
      "classes(codepoint) -> (terminator, break, hspace, surely_no_extend, kanji_kana, emote_hint, bracket, glued_first, "
      "emote_start, digit (-1: not known), space)"},
+    {"ends_right", (PyCFunction)(void (*)(void))ends_right, METH_FASTCALL,
+     "ends_right(ends, x) -> bisect_right(ends, x) for an array('q'), read in place"},
+    {"ends_left", (PyCFunction)(void (*)(void))ends_left, METH_FASTCALL,
+     "ends_left(ends, x) -> bisect_left(ends, x) for an array('q'), read in place"},
     {"token_ends", token_ends, METH_VARARGS,
-     "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id) as a list"},
+     "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id), as bytes of int64"},
     {"para_spans", para_spans, METH_VARARGS,
      "para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies, base_len, vary_starts, "
      "vary_ends, plen, balance_from, step, line_next) -> the spans, the paragraph level's ends found here, others by step"},
