@@ -5,6 +5,8 @@ characters a search looks back."""
 
 from __future__ import annotations
 
+import re
+
 import regex
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -13,6 +15,7 @@ from invariants import check_chunks
 from norishiro import chunk
 from norishiro.core import boundaries, newlines
 from norishiro.core.chars import EXTEND, snap
+from norishiro.core.levels import CLAUSE, WORD
 from norishiro.core.plain import find_ink, past_blank
 
 _PIECES = [" " * 300, " ", "  ", "\t", "\n", "\n\n", " \n", "\u3000", "\r\n", "\xa0", "\u0301", "e\u0301", "a", "word"]
@@ -116,3 +119,64 @@ def test_a_window_of_spaces_alone_ends_where_the_search_ends_it(text, s, ahead, 
     s = starts[min(s, len(starts) - 1)]
     lo = min(len(text), s + ahead)
     assert quick.find_end(s, lo) == slow.find_end(s, lo)
+
+
+_LF_PIECES = [
+    " " * 300,
+    " ",
+    "\t",
+    "\n",
+    "\n\n",
+    " \n",
+    "\t\n" * 20,
+    " \n" * 200,
+    "\u3000",
+    "\xa0",
+    "\x1f",
+    "a",
+    "word",
+    "文。",
+    ",",
+]
+_WORD_PIECES = _LF_PIECES + ["\x1c", "\x1d", "\x1e", "\r\n", "/", "\u0301"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_WORD_PIECES), max_size=40).map("".join), st.integers(0, 4000), st.integers(0, 700))
+@example(" " * 5 + "\x1f" + " " * 5, 0, 8)  # \x1f is white space to Python, a word's character to the patterns
+@example("\u3000" * 4 + "\x1d", 0, 3)
+def test_word_and_clause_cuts_in_white_space_are_the_patterns(text, lo, width):
+    """A window of white space alone is answered without the word and clause patterns; the
+    cuts are still theirs, wherever the window lies (in a run, at its edge, across ink)."""
+    n = len(text)
+    lo = min(lo, n)
+    hi = min(n, lo + width)
+    bnd = boundaries.Boundaries(text)
+    start = newlines.search_start(text, lo)
+    ascii_ = text[start : min(n, hi + 258)].isascii()
+    for level, pattern in (
+        (WORD, boundaries._WORD_ASCII if ascii_ else boundaries._WORD),
+        (CLAUSE, boundaries._CLAUSE_ASCII if ascii_ else boundaries._CLAUSE),
+    ):
+        assert bnd.window_cuts(level, lo, hi) == bnd._regex_cuts(pattern, lo, hi, start), (level, lo, hi)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_LF_PIECES), max_size=40).map("".join), st.integers(0, 4000), st.integers(0, 700))
+@example("a\n \n\x1f\n b", 1, 6)  # \x1f between newlines: the same run of blank lines
+@example("a\n  \n  ", 0, 3)  # the run's last newline lies past the window
+@example("\n \n\x1f\n  ", 1, 5)  # white space alone from the text's start to its end
+@example(" \n" * 400, 300, 101)  # inside a run longer than the searches' 256 characters each way
+@example("a" + " \n" * 400 + "  ", 700, 103)  # a run that ends the text: its cut in the window
+def test_line_cuts_in_white_space_are_the_patterns(text, lo, width):
+    """In a "\\n"-only text, the line cuts of a search that reads white space alone come from
+    its last newline, not the pattern: the same cuts as the pattern's."""
+    n = len(text)
+    lo = min(lo, n)
+    hi = min(n, lo + width)
+    bnd = boundaries.Boundaries(text)
+    if not bnd.lf:
+        return
+    # the same pattern as another object (re.compile would give the cached one): read by the pattern itself
+    same = re.compile(boundaries._LINE_LF.pattern + "(?#the same)")
+    assert bnd._regex_cuts(boundaries._LINE_LF, lo, hi) == bnd._regex_cuts(same, lo, hi)

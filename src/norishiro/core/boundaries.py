@@ -70,6 +70,12 @@ _CLAUSE_ASCII = re.compile(r"[,;][\t ]+")
 _WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ](?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
 
 
+def _no_word_in(read: str) -> bool:
+    """``read`` holds no clause or word cut: it is white space alone, none of it \\x1c-\\x1f
+    (which the word patterns take for a word's character); every cut needs one after it."""
+    return read.isspace() and not ("\x1c" in read or "\x1d" in read or "\x1e" in read or "\x1f" in read)
+
+
 _TAIL = 200  # CLAUSE and WORD cuts of a window's tail, looked for first by a tail_only caller
 
 
@@ -163,6 +169,11 @@ class Boundaries(FirstStarts):
             start = search_start(text, lo)
         if pattern is _LINE and compiled.active() and self.crlf:  # the same runs, found in C
             ends = compiled.native.line_ends(text, start, stop)
+        elif pattern is _LINE_LF and text[start:stop].isspace():
+            # within white space alone (a "\n"-only text: every other space is a line's) the one
+            # run ends after its last newline; the pattern's repeated group takes 20 µs a window
+            last = text.rfind("\n", start, stop)
+            ends = [last + 1] if last >= 0 else []
         else:
             ends = [m.end() for m in pattern.finditer(text, start, stop)]
         if self._ascii and (pattern is self._para_re or pattern is self._line_re):
@@ -342,7 +353,10 @@ class Boundaries(FirstStarts):
                 if got:
                     return got
             start = search_start(text, lo)
-            plain = text[start : min(n, hi + 258)].isascii()  # all _regex_cuts reads
+            read = text[start : min(n, hi + 258)]  # all _regex_cuts reads
+            if _no_word_in(read):  # a run of white space (a padded page)
+                return []
+            plain = read.isascii()
             if level is CLAUSE:
                 return self._regex_cuts(_CLAUSE_ASCII if plain else _CLAUSE, lo, hi, start)
             return self._regex_cuts(_WORD_ASCII if plain else _WORD, lo, hi, start)
