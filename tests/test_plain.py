@@ -8,7 +8,7 @@ from norishiro.chunkers import CHUNKERS, Region
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.measure import CharMeasure
 from norishiro.core.packer import Packer
-from norishiro.core.plain import plain_spans
+from norishiro.core.plain import line_end, paragraph_end, plain_spans
 from test_properties import texts
 
 # clinical text with its single newlines lost: paragraphs, sentences, glued rows and dates
@@ -32,6 +32,18 @@ _lined = st.lists(
 _lined = _lined.map("".join)
 
 
+# hard-wrapped text: paragraphs of words broken into lines of a few words (soft wraps), lists,
+# labels, indented lines and runs of spaces; most windows of a long paragraph end at a line
+_WORDS = ["the", "scan", "was", "clear.", "It", "held", "-", "Note:", "所見なし。", "    ", "1.", "e.g."]
+_wrapped = st.lists(
+    st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6).map(" ".join), min_size=1, max_size=12).map(
+        "\n".join
+    ),
+    min_size=1,
+    max_size=12,
+).map("\n\n".join)
+
+
 def _packer(text: str, size: int, overlap: int, balance: bool):
     chunker = CHUNKERS["recursive"]
 
@@ -52,7 +64,7 @@ def _packer(text: str, size: int, overlap: int, balance: bool):
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.one_of(texts, _clinical, _paragraphs, _paragraphs, _one_line, _one_line),
+    st.one_of(texts, _clinical, _paragraphs, _paragraphs, _one_line, _one_line, _wrapped, _wrapped),
     st.integers(1, 120),
     st.integers(0, 60),
     st.booleans(),
@@ -105,3 +117,23 @@ def test_overlapping_chunks_of_even_paragraphs_share_the_tail_as_the_packer_does
     make = _packer(text, size, overlap, True)
     if len(text) > size:
         assert list(plain_spans(make, text, CharMeasure(text), size, overlap, True)) == list(make().spans())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_wrapped, _clinical, texts), st.integers(8, 200), st.booleans(), st.data())
+def test_a_line_end_is_the_packers_end_where_no_paragraph_cut_serves(text, size, balance, data):
+    """``line_end`` answers where ``paragraph_end`` cannot (a hard-wrapped paragraph longer
+    than a chunk) with the packer's own end, or leaves it to the packer (-1)."""
+    p = _packer(text, size, 0, balance)()
+    n = len(text)
+    if n <= size:
+        return
+    para = p.bnd.paragraph_cuts()
+    for _ in range(20):
+        s = data.draw(st.integers(0, n - 1))
+        lo = min(n, s + data.draw(st.integers(0, size)))
+        if paragraph_end(text, para, size, p._balance_from, s, lo) != -1:
+            continue
+        got = line_end(p.bnd, size, p._balance_from, s, lo)
+        if got != -1:
+            assert got == p.find_end(s, lo), (s, lo)

@@ -1,11 +1,11 @@
 """Plain text in characters, packed without a :class:`~norishiro.core.packer.Packer` while
-every chunk ends at a paragraph cut, the text's end, or a sentence cut of a window that
-lost its lines, and every overlap starts where the compiled pass says: the common case of
-a short document, where making the packer (its lists, dicts and levels) and its generator
-is a measurable share of the time, and of one-line prose, whose every chunk would need the
-packer's search down to the sentence level. Where
-anything else is needed, the packer takes over from the last chunk given, with the same
-boundaries: the spans are the packer's (tests compare both).
+every chunk ends at a paragraph cut, the text's end, a sentence cut of a window that lost
+its lines or a line cut (a hard-wrapped paragraph longer than a chunk), and every overlap
+starts where the compiled pass says: the common case of a short document, where making the
+packer (its lists, dicts and levels) and its generator is a measurable share of the time,
+and of one-line prose, whose every chunk would need the packer's search down to the
+sentence level. Where anything else is needed, the packer takes over from the last chunk
+given, with the same boundaries: the spans are the packer's (tests compare both).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .line_starts import may_start_lines
 from .measure import Measure
 from .newlines import no_newline
 
-__all__ = ["paragraph_end", "sentence_end", "find_ink", "past_blank", "plain_spans", "BALANCED_TAIL"]
+__all__ = ["paragraph_end", "sentence_end", "line_end", "find_ink", "past_blank", "plain_spans", "BALANCED_TAIL"]
 
 Span = tuple[int, int, int]
 BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
@@ -100,6 +100,24 @@ def sentence_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int)
     return -1 if text[s].isspace() and find_ink(text, s, e) is None else e
 
 
+def line_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> int:
+    """The packer's end where no paragraph cut serves and the line level comes next, before
+    the balanced tail and the text's end: the farthest line cut of the window ``(lo, s +
+    size]`` (a newline that is no soft wrap, a line start inferred at a sentence end, a glued
+    row), the first the search takes; -1 where the search must look (no line cut, a window
+    of spaces alone, a chunk of white space alone). A hard-wrapped paragraph longer than a
+    chunk ends so: the search's round of every level costs more than its line cut."""
+    text = bnd.text
+    hi = s + size
+    if hi >= len(text) or s >= balance_from or hi <= lo:
+        return -1
+    if text[s] in " \t" and not text[s : hi + 1].strip(" \t"):
+        return -1  # spaces alone: the packer's quick window
+    for c in bnd.line_cuts_from_end(lo, hi, tail_only=True):
+        return -1 if text[s].isspace() and find_ink(text, s, c) is None else c
+    return -1
+
+
 def plain_spans(
     packer, text: str, measure: Measure, size: int, overlap: int, balance: bool, lost_lines: bool = False
 ) -> Iterable[Span]:
@@ -112,8 +130,8 @@ def plain_spans(
     The spans found without the packer come as a list (a generator resumed per chunk costs
     a share of chunking a short text; the list holds three numbers per chunk), then the
     packer's spans, lazily, where it takes over. ``lost_lines``: the levels after the
-    paragraph are the line and the sentence, and ``sentence_end`` serves where no
-    paragraph cut does."""
+    paragraph are the line and the sentence, and ``sentence_end``, then ``line_end``,
+    serve where no paragraph cut does."""
     n = len(text)
     bnd = Boundaries(text)
     para = bnd.paragraph_cuts()
@@ -127,6 +145,8 @@ def plain_spans(
         e = paragraph_end(text, para, size, balance_from, 0, 0)
         if e == -1 and lost_lines:
             e = sentence_end(bnd, size, balance_from, 0, 0)
+            if e == -1:
+                e = line_end(bnd, size, balance_from, 0, 0)
         if e == -1:
             made = packer(bnd)
             e = made.find_end(0, 0)
@@ -147,6 +167,8 @@ def plain_spans(
         got = paragraph_end(text, para, size, balance_from, nxt, e)
         if got == -1 and lost_lines:
             got = sentence_end(bnd, size, balance_from, nxt, e)
+            if got == -1:
+                got = line_end(bnd, size, balance_from, nxt, e)
         if got == -1:
             made = made or packer(bnd)
             got = made.find_end(nxt, e)
