@@ -168,9 +168,7 @@ class TiktokenSizer:
         tokens = self._encode(text)
         # characters that start inside tokens 0..i = the character offset where token i ends
         # (a token that ends inside a multi-byte character rounds up to the character's end)
-        # kept as an array of 64-bit integers, not a list: a Python int per token costs about
-        # a tenth of tokenizing, and the index is only bisected and read at a few positions
-        char_ends = array("q")
+        char_ends = array("q")  # as TokenIndexMeasure keeps its index: 64-bit ends, no int per token
         if compiled.active() and type(tokens) is list:
             char_ends.frombytes(compiled.native.token_ends(tokens, _token_char_starts_bytes(self.name)))
         else:

@@ -140,13 +140,20 @@ def plain_spans(
     out: list[Span] = []
     # with overlap, the compiled loop finds the first chunks too, where paragraph cuts serve
     run = bnd.overlap_run(overlap + 1, size, balance_from) if overlap > 0 else None
+
+    def end_of(s: int, lo: int) -> int:
+        """The chunk's end where a paragraph cut, or (``lost_lines``) a sentence or line cut
+        serves without the packer; -1 where its search must look."""
+        got = paragraph_end(text, para, size, balance_from, s, lo)
+        if got == -1 and lost_lines:
+            got = sentence_end(bnd, size, balance_from, s, lo)
+            if got == -1:
+                got = line_end(bnd, size, balance_from, s, lo)
+        return got
+
     s, e, first = run(0, 0, out) if run is not None else (0, 0, 0)
     if not out:
-        e = paragraph_end(text, para, size, balance_from, 0, 0)
-        if e == -1 and lost_lines:
-            e = sentence_end(bnd, size, balance_from, 0, 0)
-            if e == -1:
-                e = line_end(bnd, size, balance_from, 0, 0)
+        e = end_of(0, 0)
         if e == -1:
             made = packer(bnd)
             e = made.find_end(0, 0)
@@ -164,11 +171,7 @@ def plain_spans(
             if first <= 0:  # the search's generators must look
                 return chain(out, (made or packer(bnd)).spans(after=(s, e)))
             nxt = first
-        got = paragraph_end(text, para, size, balance_from, nxt, e)
-        if got == -1 and lost_lines:
-            got = sentence_end(bnd, size, balance_from, nxt, e)
-            if got == -1:
-                got = line_end(bnd, size, balance_from, nxt, e)
+        got = end_of(nxt, e)
         if got == -1:
             made = made or packer(bnd)
             got = made.find_end(nxt, e)
