@@ -113,3 +113,28 @@ def test_sections_are_the_same_with_the_compiled_heading_reading_and_without(lin
 def test_the_compiled_heading_reading_refuses_positions_that_start_no_line():
     with pytest.raises(ValueError, match="starts of lines"):
         compiled.native.heading_kinds("ab\ncd", [1])
+
+
+@pytest.mark.parametrize("labels", [structure.DEFAULT_LABELS, ("x-ray",), ("Àpropos", "note", "所見")])
+def test_every_first_character_of_a_line_is_read_as_the_patterns_read_it(labels):
+    """The compiled line scan skips a line at once by its first ASCII character: for every
+    first character of Latin-1 (and a few beyond), after no, some or a tab's indentation,
+    the sections and atoms are those of the patterns alone, for labels whose initials vary."""
+    from norishiro.core.atoms import find_atoms
+    from norishiro.core.line_scan import TextLines
+
+    tails = ["", ": x", " ：y", "lan", "propos:", "ote", ". note", ") 所見：", "||", "-ray", "`` a", "~~"]
+    tails += ["| a |\n|--|--|\n| 1 |"]  # a table: its header row starts with the first character
+    firsts = [chr(c) for c in range(1, 256) if chr(c) not in "\n\r"] + ["Ā", "Σ", "ｓ", "所", "【"]
+    lines = [lead + f + tail for f in firsts for tail in tails for lead in ("", "  ", "\t")]
+    text = "\n".join(["Intro:"] + lines + ["end"])
+    got = {}
+    for on in (False, True):
+        with compiled_helpers(on):
+            lines_of = TextLines(text, tuple(labels))
+            sections = find_sections(text, labels, lines=lines_of)
+            got[on] = (
+                [(s.start, s.end, s.headings, s.body) for s in sections],
+                [(a.start, a.end, a.kind) for a in find_atoms(text, lines_of)],
+            )
+    assert got[True] == got[False]

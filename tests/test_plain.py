@@ -8,7 +8,7 @@ from norishiro.chunkers import CHUNKERS, Region
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.measure import CharMeasure
 from norishiro.core.packer import Packer
-from norishiro.core.plain import line_end, paragraph_end, plain_spans
+from norishiro.core.plain import NO_LINE_CUT, line_end, paragraph_end, plain_spans, sentence_end
 from test_properties import texts
 
 # clinical text with its single newlines lost: paragraphs, sentences, glued rows and dates
@@ -137,3 +137,31 @@ def test_a_line_end_is_the_packers_end_where_no_paragraph_cut_serves(text, size,
         got = line_end(p.bnd, size, p._balance_from, s, lo)
         if got != -1:
             assert got == p.find_end(s, lo), (s, lo)
+
+
+# flattened rows without a sentence end: their line cuts are glued rows alone
+_glued_rows = st.lists(
+    st.sampled_from(["| a || b |", "|| c |", "【所見】", "mEq/L", "CRP 18.6", "Na 140", " ", "x", "項目", "■"]),
+    max_size=80,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(_one_line, _lined, _glued_rows, _paragraphs, _clinical, texts),
+    st.integers(8, 200),
+    st.booleans(),
+    st.data(),
+)
+def test_where_sentence_end_says_no_line_cut_line_end_finds_none(text, size, balance, data):
+    """``NO_LINE_CUT`` spares ``line_end``: a window without a newline or a glued row, where
+    no sentence cut serves, holds no line cut that serves either."""
+    p = _packer(text, size, 0, balance)()
+    n = len(text)
+    if n <= size:
+        return
+    for _ in range(30):
+        s = data.draw(st.integers(0, n - 1))
+        lo = min(n, s + data.draw(st.integers(0, size)))
+        if sentence_end(p.bnd, size, p._balance_from, s, lo) == NO_LINE_CUT:
+            assert line_end(p.bnd, size, p._balance_from, s, lo) == -1, (s, lo)

@@ -1571,35 +1571,6 @@ fail:
 }
 #undef GLUED_MARK
 
-/* glued_anywhere(text) -> glued.has_glued_marks(text): "||", "mmHg", 【■◆● or a slash a
-   date or a unit needs, found with the string searches (most texts hold none) */
-static PyObject *glued_anywhere(PyObject *self, PyObject *text) {
-    if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "glued_anywhere(text): a str");
-        return NULL;
-    }
-    static PyObject *pipes = NULL, *mmhg = NULL;
-    if (!pipes && !(pipes = PyUnicode_FromString("||"))) return NULL;
-    if (!mmhg && !(mmhg = PyUnicode_FromString("mmHg"))) return NULL;
-    State state, *st = &state;
-    start_state(st, text, 0, 0);
-    Py_ssize_t n = st->n;
-    for (int k = 0; k < 2; k++) {
-        Py_ssize_t at = PyUnicode_Find(text, k ? mmhg : pipes, 0, n, 1);
-        if (at == -2) return NULL;
-        if (at >= 0) Py_RETURN_TRUE;
-    }
-    if (st->kind != PyUnicode_1BYTE_KIND) {
-        Py_ssize_t i = 0;
-        FIND_FIRST(st, i, n, c >= 0x25A0 && (c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF));
-        if (i < n) Py_RETURN_TRUE;
-    }
-    for (Py_ssize_t j = 0; (j = PyUnicode_FindChar(text, '/', j, n, 1)) >= 0; j++)
-        if (glued_mark_last(st, j, n) >= 0) Py_RETURN_TRUE;
-    if (PyErr_Occurred()) return NULL;
-    Py_RETURN_FALSE;
-}
-
 /* glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a
    character's class is not known here */
 static PyObject *glued_cuts(PyObject *self, PyObject *args) {
@@ -2251,17 +2222,25 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     for (int k = 0; k < 4; k++)
         if (!lists[k]) goto done;
+    /* ASCII characters that may start a line the tests take (every other ASCII first
+       character fails them all at once: most lines of prose) */
+    unsigned char may_start[128] = {0};
+    for (const char *m = "#[`~*^\"+_=-|0123456789sSoOaApP"; *m; m++) may_start[(unsigned char)*m] = 1;
+    for (Py_UCS4 a = 0; a < 128; a++)
+        if (in_set(&first, a) || in_set(&first, lower_of(a))) may_start[a] = 1;
     Py_ssize_t i = 0, c; /* a line's start */
     for (;;) {
-        /* the "\n" that ends this line (the next line's start is past it) */
-        Py_ssize_t eol = i < st->n ? PyUnicode_FindChar(text, '\n', i, st->n, 1) : -1;
-        if (eol == -2) goto done;
+        /* the "\n" that ends this line (the next line's start is past it), or -1 */
+        Py_ssize_t eol = i < st->n ? find_any4(st, i, st->n, '\n', '\n', '\n', '\n') : -1;
+        if (eol == st->n) eol = -1;
         Py_ssize_t j = i; /* the line's first character after spaces and tabs */
         int spaces = 1;
         for (; j < st->n && (AT(j) == ' ' || AT(j) == '\t'); j++) spaces &= AT(j) == ' ';
-        if ((heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
-            (starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
-            (starting_line_at(st, j, eol, &tt) && append_cut(lists[2], i) < 0) ||
+        Py_UCS4 f = j < st->n ? AT(j) : 0;
+        int tested = j < st->n && (f >= 128 || may_start[f]);
+        if ((tested && heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
+            (tested && starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
+            (tested && starting_line_at(st, j, eol, &tt) && append_cut(lists[2], i) < 0) ||
             (i > 0 && (c = lead_colon(st, i - 1)) >= 0 && append_cut(lists[3], c + 1) < 0))
             goto done;
         if (eol < 0) break;
@@ -2989,7 +2968,6 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
      "configure(openers, closers, quote_closers, abbreviations, number_abbreviations, max_quote)"},
-    {"glued_anywhere", glued_anywhere, METH_O, "glued_anywhere(text) -> glued.has_glued_marks(text)"},
     {"glued_cuts", glued_cuts, METH_VARARGS,
      "glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a class is not known here"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters where an emote may be"},

@@ -28,7 +28,7 @@ from .chars import HSPACE as _HSPACE
 from .chars import NL as _NL
 from .chars import snap as _snap
 from .first_starts import FirstStarts
-from .glued import glued_line_cuts, glued_near, has_glued_marks
+from .glued import glued_line_cuts, glued_near
 from .lazy import lazy
 from .levels import CLAUSE, GRAPHEME, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level, parse_level
 from .line_starts import line_start_at, may_start_lines
@@ -107,11 +107,6 @@ class Boundaries(FirstStarts):
     def crlf(self) -> bool:
         """The text's only line breaks are "\\r\\n" and "\\n" (and not "\\n" alone: ``lf``)."""
         return not self.lf and crlf_only(self.text)
-
-    @lazy
-    def _glued(self) -> bool:
-        """The text holds what a glued row needs somewhere (see ``glued_cuts``)."""
-        return has_glued_marks(self.text)
 
     @property
     def sentences(self) -> SentenceWindows:
@@ -245,11 +240,13 @@ class Boundaries(FirstStarts):
 
     def glued_cuts(self, lo: int, hi: int) -> list[int]:
         """Line starts in ``(lo, hi]`` of rows glued together when their newlines were lost."""
-        return glued_line_cuts(self.text, lo, hi) if self._glued else []
+        # looked for in the window alone: a look for glued marks in the whole text first (to
+        # answer the windows of a text without any at once) read more than the windows do
+        return glued_line_cuts(self.text, lo, hi)
 
     def glued_near(self, lo: int, hi: int) -> bool:
         """``glued_cuts(lo, hi)`` may find a cut (where this is False it finds none)."""
-        return self._glued and glued_near(self.text, lo, hi)
+        return glued_near(self.text, lo, hi)
 
     def line_cuts_from_end(self, lo: int, hi: int, tail_only: bool) -> Iterator[int]:
         """The cuts of ``window_cuts(LINE, lo, hi, tail_only, packing=True)``, farthest first,

@@ -13,7 +13,7 @@ import regex
 
 from . import compiled
 
-__all__ = ["glued_line_cuts", "glued_near", "has_glued_marks"]
+__all__ = ["glued_line_cuts", "glued_near"]
 
 _GLUED_PIPE = regex.compile(r"\|\|")
 _GLUED_HEADER = regex.compile(r"(?<=\S)[【■◆●]")
@@ -41,14 +41,6 @@ def glued_near(text: str, lo: int, hi: int) -> bool:
     """What a glued row needs lies around ``(lo, hi]``, where ``glued_line_cuts`` looks:
     where nothing does, it finds none."""
     return _maybe_glued(text, max(0, lo - 16), min(len(text), hi + 16))
-
-
-def has_glued_marks(text: str) -> bool:
-    """Something a glued pattern needs is somewhere in ``text``: where nothing is, no window
-    has a glued line start, and none need be looked for (most prose)."""
-    if compiled.active():  # the same tests, with the string searches
-        return compiled.native.glued_anywhere(text)
-    return _maybe_glued(text, 0, len(text))
 
 
 def glued_line_cuts(text: str, lo: int, hi: int) -> list[int]:

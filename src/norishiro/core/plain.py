@@ -21,9 +21,19 @@ from .line_starts import may_start_lines
 from .measure import Measure
 from .newlines import no_newline
 
-__all__ = ["paragraph_end", "sentence_end", "line_end", "find_ink", "past_blank", "plain_spans", "BALANCED_TAIL"]
+__all__ = [
+    "paragraph_end",
+    "sentence_end",
+    "line_end",
+    "NO_LINE_CUT",
+    "find_ink",
+    "past_blank",
+    "plain_spans",
+    "BALANCED_TAIL",
+]
 
 Span = tuple[int, int, int]
+NO_LINE_CUT = -2  # sentence_end: the search must look, and line_end would find nothing
 BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
 # find_ink(text, s, e): the first character of text[s:e] that is not white space, or None
 find_ink = re.compile(r"\S").search
@@ -83,8 +93,10 @@ def sentence_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int)
     the text's end, lost its lines (no newline, no glued row): its farthest sentence cut where
     a line evidently begins (the line level), else its farthest sentence cut, each moved back
     to an even share as ``paragraph_end`` does; -1 where the packer's search must look (no
-    sentence cut, a newline, a chunk of white space alone). For the levels paragraph, line,
-    sentence in this order: one-line prose, whose every chunk would need the search."""
+    sentence cut, a newline, a chunk of white space alone), ``NO_LINE_CUT`` where it must
+    and the window has no line cut either (``line_end`` would find none: without a newline or
+    a glued row, the line cuts are sentence cuts). For the levels paragraph, line, sentence
+    in this order: one-line prose, whose every chunk would need the search."""
     text = bnd.text
     n, hi = len(text), s + size
     if hi >= n or not bnd.lf or not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # glued: a whole-text look
@@ -93,11 +105,12 @@ def sentence_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int)
     level, e = LINE, next((c for c in reversed(may_start_lines(text, cuts)) if bnd.line_start(c)), -1)
     if e < 0:
         if not cuts:
-            return -1
+            return NO_LINE_CUT
         level, e = SENTENCE, cuts[-1]
     if s >= balance_from and (t := _share_end(n, size, s, lo)) < e:  # balanced at the level of e
         e = next((c for c in bnd.window_cuts(level, t - 1, e, packing=True) if c >= t), e)
-    return -1 if text[s].isspace() and find_ink(text, s, e) is None else e
+    # white space alone up to e: up to the line cut, if any, too (it is e or before it)
+    return NO_LINE_CUT if text[s].isspace() and find_ink(text, s, e) is None else e
 
 
 def line_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> int:
@@ -149,6 +162,8 @@ def plain_spans(
             got = sentence_end(bnd, size, balance_from, s, lo)
             if got == -1:
                 got = line_end(bnd, size, balance_from, s, lo)
+            elif got == NO_LINE_CUT:
+                got = -1
         return got
 
     s, e, first = run(0, 0, out) if run is not None else (0, 0, 0)
