@@ -138,3 +138,63 @@ def test_every_first_character_of_a_line_is_read_as_the_patterns_read_it(labels)
                 [(a.start, a.end, a.kind) for a in find_atoms(text, lines_of)],
             )
     assert got[True] == got[False]
+
+
+# labels whose case-insensitive reading goes beyond ASCII: the Kelvin sign and the long s
+# match k and s, U+0130's lower case is two characters, U+0345 has no case but an upper
+# case, U+01C5 is title case; a label with a space, one that starts another (an empty label
+# never comes from the options, which drop it: the patterns' line filter takes none)
+_ODD_LABELS = ("Kelvin", "ſtatus", "İndex", "\u0345x", "ǅungla", "Chief Complaint", "Plan of care", "A/P", "所見")
+_LABEL_FORMS = [str.lower, str.upper, str.swapcase, lambda w: w[:-1], lambda w: w + "s", lambda w: w + " x"]
+_SWAPS = {"k": "\u212a", "K": "k", "s": "ſ", "S": "ſ", "i": "İ", "I": "ı", "ſ": "S", "İ": "i", "\u0345": "ι", "ǅ": "ǆ"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["", "  ", "\t", "1. ", "12)", "# ", "    ＃ ", "９．"]),
+            st.sampled_from(structure.DEFAULT_LABELS[-16:] + _ODD_LABELS),
+            st.sampled_from([lambda w: w] + _LABEL_FORMS),
+            st.booleans(),
+            st.sampled_from(["", ":", " ：", " x", "\r", " \u3000", "s:", ":x", "\x0b:"]),
+        ),
+        max_size=12,
+    ),
+    st.sampled_from([structure.DEFAULT_LABELS, structure.DEFAULT_LABELS + _ODD_LABELS, _ODD_LABELS[:5]]),
+)
+def test_labels_are_matched_as_the_patterns_match_them_without_case(rows, labels):
+    """The compiled line scan tries a label line with the labels themselves (case-insensitive,
+    letting through where characters beyond ASCII with a case meet): the sections are those
+    of the patterns alone, however the labels' letters are cased or swapped."""
+    from norishiro.core.line_scan import TextLines
+
+    lines = []
+    for lead, label, form, swap, tail in rows:
+        word = form(label)
+        if swap:
+            word = "".join(_SWAPS.get(c, c) for c in word)
+        lines.append(lead + word + tail)
+    text = "\n".join(lines)
+    got = {}
+    for on in (False, True):
+        with compiled_helpers(on):
+            sections = find_sections(text, labels, lines=TextLines(text, tuple(labels)))
+            got[on] = [(s.start, s.end, s.headings, s.body) for s in sections]
+    assert got[True] == got[False]
+
+
+def test_the_line_scan_lets_through_a_label_line_and_no_other_word():
+    """Lines that start with a label's initial but hold no label (a word alone on its line,
+    a longer word, a label not followed by a colon) are not tried: only the label lines."""
+    from norishiro.core.line_scan import TextLines
+
+    heads = ["Plan", "PLAN:", "plan \t：x", "1. Plan", "    # plan:", "Plan of care", "所見：", "Chief Complaint:"]
+    others = ["Plans:", "Planet", "Caution", "apt-get install", "Finding:", "Plan x", "Pla", "所見あり", "Chief"]
+    text = "\n".join(heads + others)
+    starts = [0]
+    for line in heads + others:
+        starts.append(starts[-1] + len(line) + 1)
+    labels = structure.DEFAULT_LABELS + ("Plan of care", "Chief Complaint")
+    with compiled_helpers(True):
+        assert TextLines(text, labels).headings == starts[: len(heads)]

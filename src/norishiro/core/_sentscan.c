@@ -22,6 +22,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -1949,6 +1950,28 @@ static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a
     return end;
 }
 
+/* The first "\n" in [i, end), or end: memchr for a text of one byte a character (the C
+   library's, the widest vectors the machine has), else sixteen bytes at a time with SSE2. */
+static Py_ssize_t find_newline(const State *st, Py_ssize_t i, Py_ssize_t end) {
+    if (i >= end) return end;
+    if (st->kind == PyUnicode_1BYTE_KIND) {
+        const Py_UCS1 *p = (const Py_UCS1 *)st->data;
+        const Py_UCS1 *q = memchr(p + i, '\n', (size_t)(end - i));
+        return q ? q - p : end;
+    }
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    if (st->kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *p = (const Py_UCS2 *)st->data;
+        const __m128i nl = _mm_set1_epi16('\n');
+        for (; i + 8 <= end; i += 8) {
+            int mask = _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(p + i)), nl));
+            if (mask) return i + __builtin_ctz(mask) / 2;
+        }
+    }
+#endif
+    return find_any4(st, i, end, '\n', '\n', '\n', '\n');
+}
+
 /* line_breaks(text) -> 1 when a "\r" is there, | 4 when one is not before a "\n", | 2 when a
    line break other than "\n" and "\r" is (\v \f \x1c \x1d \x1e \x85 \u2028 \u2029, what
    str.splitlines breaks at): newlines.lf_only and crlf_only in one pass, thirty-two or sixteen
@@ -2056,41 +2079,103 @@ static PyObject *sentence_start_cases(PyObject *self, PyObject *args) {
     return Py_BuildValue("(nn)", low, up);
 }
 
+/* The labels of a structure_lines call, found by their first character: a chain of labels
+   for each key (an ASCII first character in lower case, another uncased one's low seven
+   bits), and one chain of those a line must always be tried with (those starting with a
+   cased character beyond ASCII, which case-insensitive matching may pair with others). An
+   empty label is left out, as the line filter of the patterns leaves it. */
+typedef struct {
+    PyObject *words; /* the tuple of labels (borrowed for the call) */
+    int head[128], always;
+    int *next;
+} Labels;
+
 /* The line tests of structure_lines (for structure.find_sections and find_atoms): a test
    of the line after a "\n", given its first position. */
 typedef struct {
     const CharSet *set;
-    Py_ssize_t longest; /* heading lines: the longest label, 0 when a label is not one word */
-    int table;          /* table lines: the next line must start like a delimiter row */
+    const Labels *labels; /* heading lines: the labels */
+    int table;            /* table lines: the next line must start like a delimiter row */
 } LineTest;
 
 static int is_cased_beyond_ascii(Py_UCS4 c) {
     return c > 127 && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
 }
 
-/* A label's word may start at j: its initial, and with longest > 0 a word of at most that
-   many characters followed by white space up to a colon or the line's end. */
 /* Py_UNICODE_TOLOWER, _ISDECIMAL and _ISALNUM, with ASCII answered here (most lines begin
    with it; the library's lookups are calls) */
 static inline Py_UCS4 lower_of(Py_UCS4 c) {
     return c < 128 ? (c >= 'A' && c <= 'Z' ? c + 32 : c) : Py_UNICODE_TOLOWER(c);
 }
 static inline int is_decimal(Py_UCS4 c) { return c < 128 ? c >= '0' && c <= '9' : Py_UNICODE_ISDECIMAL(c); }
-static inline int is_alnum(Py_UCS4 c) {
-    return c < 128 ? ((c | 32) >= 'a' && (c | 32) <= 'z') || (c >= '0' && c <= '9') : Py_UNICODE_ISALNUM(c);
+
+/* A character beyond ASCII that case-insensitive matching may pair with another: one with
+   a case, or a case mapping (U+0345 has no case but an upper case) */
+static int has_case_beyond_ascii(Py_UCS4 c) {
+    return is_cased_beyond_ascii(c) || (c > 127 && (Py_UNICODE_TOLOWER(c) != c || Py_UNICODE_TOUPPER(c) != c));
 }
 
+static int labels_init(Labels *ls, PyObject *words) {
+    Py_ssize_t m = PyTuple_GET_SIZE(words);
+    ls->words = words;
+    ls->always = -1;
+    for (int k = 0; k < 128; k++) ls->head[k] = -1;
+    ls->next = PyMem_Malloc((m ? m : 1) * sizeof(int));
+    if (!ls->next) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = m - 1; i >= 0; i--) { /* chained from the end: tried in the tuple's order */
+        PyObject *w = PyTuple_GET_ITEM(words, i);
+        if (!PyUnicode_Check(w)) {
+            PyErr_SetString(PyExc_TypeError, "labels must be str");
+            return -1;
+        }
+        if (!PyUnicode_GET_LENGTH(w)) continue; /* no initial: the patterns' line filter takes none */
+        Py_UCS4 f = PyUnicode_READ_CHAR(w, 0);
+        int *chain = has_case_beyond_ascii(f) ? &ls->always : &ls->head[lower_of(f) & 127];
+        ls->next[i] = *chain;
+        *chain = (int)i;
+    }
+    return 0;
+}
+
+/* Whether the label w is at j, as the patterns' case-insensitive match reads it: 1, 0, or -1
+   where a character beyond ASCII with a case meets another (the patterns decide there). */
+static int label_is_at(State *st, Py_ssize_t j, PyObject *w) {
+    Py_ssize_t m = PyUnicode_GET_LENGTH(w);
+    int kind = PyUnicode_KIND(w);
+    const void *data = PyUnicode_DATA(w);
+    if (j + m > st->n) return 0;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        Py_UCS4 t = AT(j + i), l = PyUnicode_READ(kind, data, i);
+        if (t == l || (t < 128 && l < 128 && lower_of(t) == lower_of(l))) continue;
+        if (has_case_beyond_ascii(t) || has_case_beyond_ascii(l)) return -1;
+        return 0;
+    }
+    return 1;
+}
+
+/* A label's word may be at j: a label (case-insensitive), then white space up to a colon or
+   the line's end, as find_sections' label pattern reads a field label (a superset: where
+   characters beyond ASCII with a case meet, the line is let through). */
 static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
     Py_ssize_t n = st->n;
     if (j >= n) return 0;
     Py_UCS4 c = AT(j);
-    if (!(in_set(t->set, lower_of(c)) || in_set(t->set, c) || is_cased_beyond_ascii(c))) return 0;
-    if (t->longest <= 0) return 1;
-    Py_ssize_t k = j;
-    while (k < n && (is_alnum(AT(k)) || AT(k) == '_')) k++;
-    if (k - j > t->longest) return 0;
-    k = skip_space_in_line(st, k);
-    return k >= n || AT(k) == '\n' || AT(k) == ':' || AT(k) == 0xFF1A;
+    if (has_case_beyond_ascii(c)) return 1;
+    const Labels *ls = t->labels;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = pass ? ls->always : ls->head[lower_of(c) & 127]; i >= 0; i = ls->next[i]) {
+            PyObject *w = PyTuple_GET_ITEM(ls->words, i);
+            int at = label_is_at(st, j, w);
+            if (at < 0) return 1;
+            if (!at) continue;
+            Py_ssize_t k = skip_space_in_line(st, j + PyUnicode_GET_LENGTH(w));
+            if (k >= n || AT(k) == '\n' || AT(k) == ':' || AT(k) == 0xFF1A) return 1;
+        }
+    }
+    return 0;
 }
 
 /* A line that may be a heading: a superset of the lines find_sections' full test takes
@@ -2194,17 +2279,16 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
     return j < n && is_list_mark(AT(j)) ? k : -1;
 }
 
-/* structure_lines(text, initials, longest) -> (headings, fences, tables, lead_hints): in one
-   pass over the lines, the starts of the lines that may be a heading (for the labels'
-   initials and longest word), may open a code fence ` ~, or may start a Markdown table |;
+/* structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints): in one
+   pass over the lines, the starts of the lines that may be a heading (for the labels, a
+   tuple of str, and their initials in lower case), may open a code fence ` ~, or may start a Markdown table |;
    and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
    list item), one past it. Those are positions in nl_text ("\n" + text, which the patterns
    search): a line's start in the text is where the "\n" before it is there. find_sections
    and find_atoms try their patterns there only. */
 static PyObject *structure_lines(PyObject *self, PyObject *args) {
-    PyObject *text, *initials;
-    Py_ssize_t longest;
-    if (!PyArg_ParseTuple(args, "UUn", &text, &initials, &longest)) return NULL;
+    PyObject *text, *initials, *words;
+    if (!PyArg_ParseTuple(args, "UUO!", &text, &initials, &PyTuple_Type, &words)) return NULL;
     static CharSet first, fence, bar; /* the labels' initials are filled for each call */
     memset(&first, 0, sizeof first);
     if (fill_set(&first, initials) < 0) return NULL;
@@ -2213,7 +2297,12 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         fence.bmp['~' >> 3] |= 1 << ('~' & 7);
         bar.bmp['|' >> 3] |= 1 << ('|' & 7);
     }
-    LineTest th = {&first, longest, 0}, tf = {&fence, 0, 0}, tt = {&bar, 0, 1};
+    Labels labels;
+    if (labels_init(&labels, words) < 0) {
+        PyMem_Free(labels.next);
+        return NULL;
+    }
+    LineTest th = {&first, &labels, 0}, tf = {&fence, NULL, 0}, tt = {&bar, NULL, 1};
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
@@ -2231,7 +2320,7 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     Py_ssize_t i = 0, c; /* a line's start */
     for (;;) {
         /* the "\n" that ends this line (the next line's start is past it), or -1 */
-        Py_ssize_t eol = i < st->n ? find_any4(st, i, st->n, '\n', '\n', '\n', '\n') : -1;
+        Py_ssize_t eol = i < st->n ? find_newline(st, i, st->n) : -1;
         if (eol == st->n) eol = -1;
         Py_ssize_t j = i; /* the line's first character after spaces and tabs */
         int spaces = 1;
@@ -2249,6 +2338,7 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     out = PyTuple_Pack(4, lists[0], lists[1], lists[2], lists[3]);
 done:
     for (int k = 0; k < 4; k++) Py_XDECREF(lists[k]);
+    PyMem_Free(labels.next);
     return out;
 }
 
@@ -2977,7 +3067,7 @@ static PyMethodDef methods[] = {
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text, crlf=False) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
-     "structure_lines(text, initials, longest) -> (headings, fences, tables, lead_hints) in one pass"},
+     "structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints) in one pass"},
     {"soft_hint", soft_hint, METH_VARARGS,
      "soft_hint(text, p, start, end, fenced=False) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
     {"soft_full", soft_full, METH_VARARGS,

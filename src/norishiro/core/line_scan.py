@@ -17,12 +17,10 @@ __all__ = ["TextLines", "line_matches"]
 
 
 @lru_cache(maxsize=8)
-def _label_initials(labels: tuple[str, ...]) -> tuple[str, int]:
-    """The labels' initials in lower case, and the longest label's length when every label
-    is word characters (0 otherwise): what the compiled line filter needs."""
-    initials = "".join(sorted({x[0].lower() for x in labels if x}))
-    wordy = all(re.fullmatch(r"\w+", x) for x in labels if x)
-    return initials, max((len(x) for x in labels), default=0) if wordy else 0
+def _label_initials(labels: tuple[str, ...]) -> str:
+    """The labels' initials in lower case: the compiled line filter skips a line whose first
+    character is none of them (nor another heading's mark) before it tries the labels."""
+    return "".join(sorted({x[0].lower() for x in labels if x}))
 
 
 class TextLines:
@@ -41,7 +39,7 @@ class TextLines:
         self.headings = self.fences = self.tables = self.lead_hints = None
         if compiled.active():
             try:
-                got = compiled.native.structure_lines(text, *_label_initials(labels))
+                got = compiled.native.structure_lines(text, _label_initials(labels), labels)
             except ValueError:  # more than 16 initials beyond U+FFFF: the patterns handle any
                 return
             self.headings, self.fences, self.tables, self.lead_hints = got
