@@ -153,7 +153,7 @@ _SWAPS = {"k": "\u212a", "K": "k", "s": "ſ", "S": "ſ", "i": "İ", "I": "ı", "
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(["", "  ", "\t", "1. ", "12)", "# ", "    ＃ ", "９．"]),
+            st.sampled_from(["", "  ", "\t", "1. ", "12)", "# ", "    ＃ ", "９．", "\u0663) ", "\ua621."]),
             st.sampled_from(structure.DEFAULT_LABELS[-16:] + _ODD_LABELS),
             st.sampled_from([lambda w: w] + _LABEL_FORMS),
             st.booleans(),
@@ -161,7 +161,10 @@ _SWAPS = {"k": "\u212a", "K": "k", "s": "ſ", "S": "ſ", "i": "İ", "I": "ı", "
         ),
         max_size=12,
     ),
-    st.sampled_from([structure.DEFAULT_LABELS, structure.DEFAULT_LABELS + _ODD_LABELS, _ODD_LABELS[:5]]),
+    # (the last: no label starts with a cased letter beyond ASCII, which lets more lines through)
+    st.sampled_from(
+        [structure.DEFAULT_LABELS, structure.DEFAULT_LABELS + _ODD_LABELS, _ODD_LABELS[:5], ("Kelvin", "所見")]
+    ),
 )
 def test_labels_are_matched_as_the_patterns_match_them_without_case(rows, labels):
     """The compiled line scan tries a label line with the labels themselves (case-insensitive,
@@ -198,3 +201,15 @@ def test_the_line_scan_lets_through_a_label_line_and_no_other_word():
     labels = structure.DEFAULT_LABELS + ("Plan of care", "Chief Complaint")
     with compiled_helpers(True):
         assert TextLines(text, labels).headings == starts[: len(heads)]
+
+
+def test_no_cjk_character_has_a_case_or_a_decimal_value():
+    """The compiled line scan answers U+3000 to U+9FFF without the library's case and digit
+    lookups: no character there has a case, a case mapping or a decimal value, and none
+    matches another without case (the tables of this Python are the scan's)."""
+    import re
+
+    for c in map(chr, range(0x3000, 0xA000)):
+        assert not (c.isupper() or c.islower() or c.istitle() or c.isdecimal()), hex(ord(c))
+        assert c.lower() == c.upper() == c.casefold() == c, hex(ord(c))
+        assert not re.match("[a-z]", c, re.I), hex(ord(c))

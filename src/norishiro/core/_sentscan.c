@@ -2098,21 +2098,29 @@ typedef struct {
     int table;            /* table lines: the next line must start like a delimiter row */
 } LineTest;
 
+/* U+3000 to U+9FFF (CJK marks, kana, kanji: most Japanese lines begin with one) hold no
+   character with a case, a case mapping or a decimal value (a test holds Python's tables
+   to it): the library's lookups, which are calls, are spared there */
+static inline int is_cjk_plain(Py_UCS4 c) { return c >= 0x3000 && c < 0xA000; }
+
 static int is_cased_beyond_ascii(Py_UCS4 c) {
-    return c > 127 && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
+    return c > 127 && !is_cjk_plain(c) && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
 }
 
-/* Py_UNICODE_TOLOWER, _ISDECIMAL and _ISALNUM, with ASCII answered here (most lines begin
-   with it; the library's lookups are calls) */
+/* Py_UNICODE_TOLOWER and _ISDECIMAL, with ASCII and CJK answered here */
 static inline Py_UCS4 lower_of(Py_UCS4 c) {
-    return c < 128 ? (c >= 'A' && c <= 'Z' ? c + 32 : c) : Py_UNICODE_TOLOWER(c);
+    return c < 128 ? (c >= 'A' && c <= 'Z' ? c + 32 : c) : is_cjk_plain(c) ? c : Py_UNICODE_TOLOWER(c);
 }
-static inline int is_decimal(Py_UCS4 c) { return c < 128 ? c >= '0' && c <= '9' : Py_UNICODE_ISDECIMAL(c); }
+static inline int is_decimal(Py_UCS4 c) {
+    return c < 128 ? c >= '0' && c <= '9' : !is_cjk_plain(c) && Py_UNICODE_ISDECIMAL(c);
+}
 
 /* A character beyond ASCII that case-insensitive matching may pair with another: one with
    a case, or a case mapping (U+0345 has no case but an upper case) */
-static int has_case_beyond_ascii(Py_UCS4 c) {
-    return is_cased_beyond_ascii(c) || (c > 127 && (Py_UNICODE_TOLOWER(c) != c || Py_UNICODE_TOUPPER(c) != c));
+static inline int has_case_beyond_ascii(Py_UCS4 c) {
+    return c > 127 && !is_cjk_plain(c) &&
+           (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c) || Py_UNICODE_TOLOWER(c) != c ||
+            Py_UNICODE_TOUPPER(c) != c);
 }
 
 static int labels_init(Labels *ls, PyObject *words) {
