@@ -2093,7 +2093,7 @@ typedef struct {
 /* The line tests of structure_lines (for structure.find_sections and find_atoms): a test
    of the line after a "\n", given its first position. */
 typedef struct {
-    const CharSet *set;
+    const CharSet *set;   /* fence and table lines: the first characters */
     const Labels *labels; /* heading lines: the labels */
     int table;            /* table lines: the next line must start like a delimiter row */
 } LineTest;
@@ -2118,9 +2118,8 @@ static inline int is_decimal(Py_UCS4 c) {
 /* A character beyond ASCII that case-insensitive matching may pair with another: one with
    a case, or a case mapping (U+0345 has no case but an upper case) */
 static inline int has_case_beyond_ascii(Py_UCS4 c) {
-    return c > 127 && !is_cjk_plain(c) &&
-           (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c) || Py_UNICODE_TOLOWER(c) != c ||
-            Py_UNICODE_TOUPPER(c) != c);
+    return is_cased_beyond_ascii(c) ||
+           (c > 127 && !is_cjk_plain(c) && (Py_UNICODE_TOLOWER(c) != c || Py_UNICODE_TOUPPER(c) != c));
 }
 
 static int labels_init(Labels *ls, PyObject *words) {
@@ -2289,8 +2288,8 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
 
 /* structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints): in one
    pass over the lines, the starts of the lines that may be a heading (for the labels, a
-   tuple of str, and their initials in lower case), may open a code fence ` ~, or may start a Markdown table |;
-   and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
+   tuple of str, and their initials in lower case), may open a code fence ` ~, or may start
+   a Markdown table |; and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
    list item), one past it. Those are positions in nl_text ("\n" + text, which the patterns
    search): a line's start in the text is where the "\n" before it is there. find_sections
    and find_atoms try their patterns there only. */
@@ -2310,7 +2309,7 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         PyMem_Free(labels.next);
         return NULL;
     }
-    LineTest th = {&first, &labels, 0}, tf = {&fence, NULL, 0}, tt = {&bar, NULL, 1};
+    LineTest th = {NULL, &labels, 0}, tf = {&fence, NULL, 0}, tt = {&bar, NULL, 1};
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
