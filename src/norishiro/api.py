@@ -212,6 +212,10 @@ def iter_chunks(
             i += 1
             continue
         offset, own, prefix = region.offset, region.text, region.prefix
+        # a prefix that is ``base`` but in some spans (a table's header in its body) is asked
+        # only there: the chunks' starts come in order, and most are outside every such span
+        vary, base = (prefix.spans(), prefix.base) if hasattr(prefix, "spans") else (((), ()), None)
+        k, v_starts, v_ends = 0, *vary
         for s, e, n in chunker.spans(region):
             a, b = offset + s, offset + e
             cur = one or regions.section_of(a)
@@ -219,7 +223,12 @@ def iter_chunks(
                 sec, heads = cur, cur.headings
                 name, canonical = (heads[-1] if heads else None), names.of_path(heads)
             piece = own[s:e]
-            embed = prefix(s) + piece if prefix else piece
+            if base is None:
+                embed = prefix(s) + piece if prefix else piece
+            else:
+                while k < len(v_ends) and v_ends[k] <= s:
+                    k += 1
+                embed = (prefix(s) if k < len(v_ends) and v_starts[k] <= s else base) + piece
             c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
             yield _paged(c, doc) if paged else c
             i += 1

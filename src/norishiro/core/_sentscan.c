@@ -763,6 +763,42 @@ fail:
     return NULL;
 }
 
+/* The first position from j on that is no space or tab, read at the text's width (most
+   lines of a structure scan start with some); *spaces: whether they were all spaces. */
+static inline Py_ssize_t skip_indent(const State *st, Py_ssize_t j, int *spaces) {
+    Py_ssize_t n = st->n;
+    int sp = 1;
+#define SKIP_INDENT(T)                                                        \
+    {                                                                         \
+        const T *p = (const T *)st->data;                                     \
+        for (; j < n && (p[j] == ' ' || p[j] == '\t'); j++) sp &= p[j] == ' '; \
+    }
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    if (st->kind == PyUnicode_2BYTE_KIND) { /* eight at a time: indents run long */
+        const Py_UCS2 *p = (const Py_UCS2 *)st->data;
+        const __m128i space = _mm_set1_epi16(' '), tab = _mm_set1_epi16('\t');
+        for (; j + 8 <= n; j += 8) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(p + j));
+            int tabs = _mm_movemask_epi8(_mm_cmpeq_epi16(v, tab));
+            int blank = _mm_movemask_epi8(_mm_cmpeq_epi16(v, space)) | tabs;
+            if (blank != 0xFFFF) {
+                int k = __builtin_ctz(~blank); /* two mask bits a character */
+                sp &= !(tabs & ((1 << k) - 1));
+                *spaces = sp;
+                return j + k / 2;
+            }
+            sp &= !tabs;
+        }
+    }
+#endif
+    if (st->kind == PyUnicode_1BYTE_KIND) SKIP_INDENT(Py_UCS1)
+    else if (st->kind == PyUnicode_2BYTE_KIND) SKIP_INDENT(Py_UCS2)
+    else SKIP_INDENT(Py_UCS4)
+#undef SKIP_INDENT
+    *spaces = sp;
+    return j;
+}
+
 /* The first position from k on that is not white space other than "\n". */
 static Py_ssize_t skip_space_in_line(State *st, Py_ssize_t k) {
     while (k < st->n && AT(k) != '\n' && Py_UNICODE_ISSPACE(AT(k))) k++;
@@ -1963,6 +1999,12 @@ static Py_ssize_t find_newline(const State *st, Py_ssize_t i, Py_ssize_t end) {
     if (st->kind == PyUnicode_2BYTE_KIND) {
         const Py_UCS2 *p = (const Py_UCS2 *)st->data;
         const __m128i nl = _mm_set1_epi16('\n');
+        for (; i + 16 <= end; i += 16) { /* sixteen at a time: one mask of both halves */
+            __m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(p + i)), nl);
+            __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(p + i + 8)), nl);
+            int mask = _mm_movemask_epi8(_mm_packs_epi16(lo, hi));
+            if (mask) return i + __builtin_ctz(mask);
+        }
         for (; i + 8 <= end; i += 8) {
             int mask = _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(p + i)), nl));
             if (mask) return i + __builtin_ctz(mask) / 2;
@@ -2088,6 +2130,10 @@ typedef struct {
     PyObject *words; /* the tuple of labels (borrowed for the call) */
     int head[128], always;
     int *next;
+    /* a label of the chain of ASCII key a may be at a line whose second character is the
+       ASCII b only if bit b of second[a] is set (both in lower case); any_second[a]: a
+       label of that chain is one character long or goes on beyond ASCII (try them all) */
+    unsigned char second[128][16], any_second[128];
 } Labels;
 
 /* The line tests of structure_lines (for structure.find_sections and find_atoms): a test
@@ -2103,23 +2149,42 @@ typedef struct {
    to it): the library's lookups, which are calls, are spared there */
 static inline int is_cjk_plain(Py_UCS4 c) { return c >= 0x3000 && c < 0xA000; }
 
-static int is_cased_beyond_ascii(Py_UCS4 c) {
-    return c > 127 && !is_cjk_plain(c) && (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c));
+/* What the line tests ask of a character: whether it has a case, a case mapping (U+0345 has
+   no case but an upper case) or a decimal value. The library's lookups are calls, and a
+   line's first character repeats (a no-break space, a bullet): for the BMP they are made
+   once per block of 256 characters, when a scan first meets one, and kept. */
+enum { P_CASED = 1, P_CASEMAP = 2, P_DECIMAL = 4 };
+static unsigned char bmp_props[0x10000], bmp_ready[0x100];
+
+static unsigned char props_looked_up(Py_UCS4 c) {
+    return (Py_UNICODE_ISUPPER(c) || Py_UNICODE_ISLOWER(c) || Py_UNICODE_ISTITLE(c) ? P_CASED : 0) |
+           (Py_UNICODE_TOLOWER(c) != c || Py_UNICODE_TOUPPER(c) != c ? P_CASEMAP : 0) |
+           (Py_UNICODE_ISDECIMAL(c) ? P_DECIMAL : 0);
 }
+
+static inline unsigned char props_of(Py_UCS4 c) {
+    if (c > 0xFFFF) return props_looked_up(c);
+    if (!bmp_ready[c >> 8]) {
+        for (Py_UCS4 k = c & ~(Py_UCS4)0xFF; k <= (c | 0xFF); k++) bmp_props[k] = props_looked_up(k);
+        bmp_ready[c >> 8] = 1;
+    }
+    return bmp_props[c];
+}
+
+static int is_cased_beyond_ascii(Py_UCS4 c) { return c > 127 && !is_cjk_plain(c) && (props_of(c) & P_CASED); }
 
 /* Py_UNICODE_TOLOWER and _ISDECIMAL, with ASCII and CJK answered here */
 static inline Py_UCS4 lower_of(Py_UCS4 c) {
     return c < 128 ? (c >= 'A' && c <= 'Z' ? c + 32 : c) : is_cjk_plain(c) ? c : Py_UNICODE_TOLOWER(c);
 }
 static inline int is_decimal(Py_UCS4 c) {
-    return c < 128 ? c >= '0' && c <= '9' : !is_cjk_plain(c) && Py_UNICODE_ISDECIMAL(c);
+    return c < 128 ? c >= '0' && c <= '9' : !is_cjk_plain(c) && (props_of(c) & P_DECIMAL);
 }
 
 /* A character beyond ASCII that case-insensitive matching may pair with another: one with
-   a case, or a case mapping (U+0345 has no case but an upper case) */
+   a case, or a case mapping */
 static inline int has_case_beyond_ascii(Py_UCS4 c) {
-    return is_cased_beyond_ascii(c) ||
-           (c > 127 && !is_cjk_plain(c) && (Py_UNICODE_TOLOWER(c) != c || Py_UNICODE_TOUPPER(c) != c));
+    return c > 127 && !is_cjk_plain(c) && (props_of(c) & (P_CASED | P_CASEMAP));
 }
 
 static int labels_init(Labels *ls, PyObject *words) {
@@ -2127,6 +2192,8 @@ static int labels_init(Labels *ls, PyObject *words) {
     ls->words = words;
     ls->always = -1;
     for (int k = 0; k < 128; k++) ls->head[k] = -1;
+    memset(ls->second, 0, sizeof ls->second);
+    memset(ls->any_second, 0, sizeof ls->any_second);
     ls->next = PyMem_Malloc((m ? m : 1) * sizeof(int));
     if (!ls->next) {
         PyErr_NoMemory();
@@ -2143,6 +2210,11 @@ static int labels_init(Labels *ls, PyObject *words) {
         int *chain = has_case_beyond_ascii(f) ? &ls->always : &ls->head[lower_of(f) & 127];
         ls->next[i] = *chain;
         *chain = (int)i;
+        if (chain == &ls->always || f >= 128) continue; /* keyed by low bits: not filtered */
+        Py_UCS4 g = PyUnicode_GET_LENGTH(w) > 1 ? PyUnicode_READ_CHAR(w, 1) : 128;
+        Py_UCS4 a = lower_of(f);
+        if (g >= 128) ls->any_second[a] = 1;
+        else ls->second[a][lower_of(g) >> 3] |= 1 << (lower_of(g) & 7);
     }
     return 0;
 }
@@ -2172,7 +2244,14 @@ static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
     Py_UCS4 c = AT(j);
     if (has_case_beyond_ascii(c)) return 1;
     const Labels *ls = t->labels;
-    for (int pass = 0; pass < 2; pass++) {
+    int keyed = 1; /* whether the chain of c's key may hold a label at j */
+    if (c < 128 && !ls->any_second[lower_of(c)]) {
+        /* an ASCII initial: the second character must match one of its labels' (one
+           beyond ASCII may pair with one by case: the chain is tried) */
+        Py_UCS4 d = j + 1 < n ? AT(j + 1) : '\n';
+        if (d < 128) keyed = (ls->second[lower_of(c)][lower_of(d) >> 3] >> (lower_of(d) & 7)) & 1;
+    }
+    for (int pass = !keyed; pass < 2; pass++) {
         for (int i = pass ? ls->always : ls->head[lower_of(c) & 127]; i >= 0; i = ls->next[i]) {
             PyObject *w = PyTuple_GET_ITEM(ls->words, i);
             int at = label_is_at(st, j, w);
@@ -2259,8 +2338,8 @@ static int starting_line_at(State *st, Py_ssize_t j, Py_ssize_t eol, const LineT
     if (j >= n || !in_set(t->set, AT(j))) return 0;
     if (!t->table) return 1;
     if (eol < 0) return 0;
-    Py_ssize_t k = eol + 1;
-    while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
+    int spaces;
+    Py_ssize_t k = skip_indent(st, eol + 1, &spaces);
     if (k < n && AT(k) == '|') k++;
     while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
     if (k < n && AT(k) == ':') k++;
@@ -2281,8 +2360,8 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
     if (k >= 0 && AT(k) == '\r') k--;
     while (k >= 0 && (AT(k) == ' ' || AT(k) == '\t')) k--;
     if (k < 0 || (AT(k) != ':' && AT(k) != 0xFF1A)) return -1;
-    Py_ssize_t j = i + 1;
-    while (j < n && (AT(j) == ' ' || AT(j) == '\t')) j++;
+    int spaces;
+    Py_ssize_t j = skip_indent(st, i + 1, &spaces);
     return j < n && is_list_mark(AT(j)) ? k : -1;
 }
 
@@ -2318,25 +2397,31 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *out = NULL;
     for (int k = 0; k < 4; k++)
         if (!lists[k]) goto done;
-    /* ASCII characters that may start a line the tests take (every other ASCII first
-       character fails them all at once: most lines of prose) */
-    unsigned char may_start[128] = {0};
-    for (const char *m = "#[`~*^\"+_=-|0123456789sSoOaApP"; *m; m++) may_start[(unsigned char)*m] = 1;
+    /* the tests a line starting with an ASCII character may pass (no test: most lines of
+       prose); a heading's marks, digits, SOAP letters and the labels' initials; | may start
+       a heading only when a label may be there (one of its own, or one beyond ASCII with a
+       case, which lets any line it is tried at through) */
+    enum { T_HEAD = 1, T_FENCE = 2, T_TABLE = 4 };
+    unsigned char tests[128] = {0};
+    for (const char *m = "#[`~*^\"+_=-0123456789sSoOaApP"; *m; m++) tests[(unsigned char)*m] = T_HEAD;
     for (Py_UCS4 a = 0; a < 128; a++)
-        if (in_set(&first, a) || in_set(&first, lower_of(a))) may_start[a] = 1;
+        if (in_set(&first, a) || in_set(&first, lower_of(a))) tests[a] = T_HEAD;
+    if (labels.always >= 0 || labels.head['|'] >= 0) tests['|'] = T_HEAD;
+    tests['`'] |= T_FENCE;
+    tests['~'] |= T_FENCE;
+    tests['|'] |= T_TABLE;
     Py_ssize_t i = 0, c; /* a line's start */
     for (;;) {
         /* the "\n" that ends this line (the next line's start is past it), or -1 */
         Py_ssize_t eol = i < st->n ? find_newline(st, i, st->n) : -1;
         if (eol == st->n) eol = -1;
-        Py_ssize_t j = i; /* the line's first character after spaces and tabs */
-        int spaces = 1;
-        for (; j < st->n && (AT(j) == ' ' || AT(j) == '\t'); j++) spaces &= AT(j) == ' ';
+        int spaces;
+        Py_ssize_t j = skip_indent(st, i, &spaces); /* the line's first character after spaces and tabs */
         Py_UCS4 f = j < st->n ? AT(j) : 0;
-        int tested = j < st->n && (f >= 128 || may_start[f]);
-        if ((tested && heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
-            (tested && starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
-            (tested && starting_line_at(st, j, eol, &tt) && append_cut(lists[2], i) < 0) ||
+        int to = j >= st->n ? 0 : f >= 128 ? T_HEAD : tests[f]; /* fences and tables start with ASCII */
+        if (((to & T_HEAD) && heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
+            ((to & T_FENCE) && starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
+            ((to & T_TABLE) && starting_line_at(st, j, eol, &tt) && append_cut(lists[2], i) < 0) ||
             (i > 0 && (c = lead_colon(st, i - 1)) >= 0 && append_cut(lists[3], c + 1) < 0))
             goto done;
         if (eol < 0) break;
