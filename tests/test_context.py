@@ -460,7 +460,7 @@ def test_the_compiled_fence_and_table_matchers_are_the_patterns(lines, ends):
     """The compiled matchers of code fences and Markdown tables find, at every line, what
     ``_FENCED`` and ``_MD_TABLE`` match there (line by line, none inside the one before)."""
     from norishiro.core import atoms, compiled
-    from norishiro.core.line_scan import line_matches
+    from norishiro.core.line_scan import TextLines, line_matches
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
@@ -471,6 +471,37 @@ def test_the_compiled_fence_and_table_matchers_are_the_patterns(lines, ends):
     # the compiled matchers read the text itself: its line starts are where t's "\n"s are
     assert compiled.native.fenced_blocks(t[1:], every) == code
     assert compiled.native.md_tables(t[1:], every) == tables
+    # as atoms, in the text's positions, made by the compiled scan as the class makes them
+    assert atoms._code_atoms(TextLines(t[1:], ()), every) == [atoms.Atom(a - 1, b - 1, "code") for a, b in code]
+
+
+def test_the_compiled_scan_makes_atoms_only_of_a_class_with_their_slots():
+    """The compiled scans make ``Atom`` objects themselves, through the slots the class
+    declares: a class without them is refused, and a made atom is one the class would make
+    (equal, hashable fields, no other attribute)."""
+    from dataclasses import dataclass
+
+    from norishiro.core import atoms, compiled
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+
+    @dataclass
+    class Loose:
+        start: int
+        end: int
+        kind: str
+        body_start: int = 0
+        header: str = ""
+
+    with pytest.raises(TypeError, match="no slot"):
+        compiled.native.configure_atom(Loose)
+    with pytest.raises(TypeError):
+        compiled.native.configure_atom("Atom")
+    got = atoms.find_atoms("x\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n")
+    assert got == [atoms.Atom(2, 32, "table", 22, "| a | b |\n|---|---|\n"), atoms.Atom(33, 46, "code")]
+    assert all(type(a) is atoms.Atom and not hasattr(a, "__dict__") for a in got)
+    assert {a.kind for a in got} == {"table", "code"}
 
 
 _BORDER_LINES = ["+---+", "---", " =+=", "  +==+\r", "+-", "++", "+++", "\t+--+ ", "+-x-+", " + --", "x+--", "+-=+|"]

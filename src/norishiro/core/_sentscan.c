@@ -22,6 +22,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -2743,16 +2744,68 @@ static Py_ssize_t border_above(State *st, Py_ssize_t a) {
     return run >= 2 && j == a - 1 ? above : a;
 }
 
+/* atoms.Atom, made here as its own constructor would make it (a Markdown page holds hundreds
+   of tables and code blocks; a call of the class costs four times more): its slots, set
+   through their member definitions, as the slots' descriptors set them. */
+static PyTypeObject *atom_type;
+static PyMemberDef *atom_fields[5]; /* start, end, kind, body_start, header */
+static PyObject *s_table, *s_code, *s_empty;
+
+static PyObject *configure_atom(PyObject *self, PyObject *cls) {
+    static const char *names[5] = {"start", "end", "kind", "body_start", "header"};
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "configure_atom(cls): cls must be a class");
+        return NULL;
+    }
+    PyMemberDef *fields[5]; /* kept only when every one is a slot */
+    for (int k = 0; k < 5; k++) {
+        PyObject *d = PyObject_GetAttrString(cls, names[k]);
+        int ok = d && Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) fields[k] = ((PyMemberDescrObject *)d)->d_member;
+        Py_XDECREF(d); /* the class keeps the descriptor and its definition */
+        if (!ok) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "configure_atom: %s is no slot of the class", names[k]);
+            return NULL;
+        }
+    }
+    if (!s_table && !((s_table = PyUnicode_InternFromString("table")) && (s_code = PyUnicode_InternFromString("code")) &&
+                      (s_empty = PyUnicode_InternFromString(""))))
+        return NULL;
+    memcpy(atom_fields, fields, sizeof fields);
+    Py_INCREF(cls);
+    Py_XSETREF(atom_type, (PyTypeObject *)cls);
+    Py_RETURN_NONE;
+}
+
+/* Atom(start, end, kind, body_start, header); header is stolen */
+static PyObject *new_atom(Py_ssize_t start, Py_ssize_t end, PyObject *kind, Py_ssize_t body_start, PyObject *header) {
+    PyObject *atom = NULL, *v[5] = {PyLong_FromSsize_t(start), PyLong_FromSsize_t(end), kind, PyLong_FromSsize_t(body_start),
+                                    header};
+    Py_INCREF(kind);
+    if (!atom_type) PyErr_SetString(PyExc_RuntimeError, "configure_atom(Atom) first");
+    else if (v[0] && v[1] && v[3] && v[4] && (atom = atom_type->tp_alloc(atom_type, 0)))
+        for (int k = 0; k < 5; k++)
+            if (PyMember_SetOne((char *)atom, atom_fields[k], v[k]) < 0) Py_CLEAR(atom);
+    for (int k = 0; k < 5; k++) Py_XDECREF(v[k]);
+    return atom;
+}
+
 /* what matches_at_lines makes of a match from the line start p to e (mid: where a table's
    body begins): (start, end) or (start, mid, end) in nl_text's positions (the text's, plus
-   one) as the patterns give them, or a table's atom in the text's positions (table_atoms) */
-enum { ROW_SPAN, ROW_MID, ROW_ATOM };
+   one) as the patterns give them, or an atom in the text's positions: a table's
+   (table_atoms), a code block's (code_atoms) */
+enum { ROW_SPAN, ROW_MID, ROW_ATOM, ROW_CODE };
 
 static PyObject *match_row(PyObject *text, State *st, int form, Py_ssize_t p, Py_ssize_t mid, Py_ssize_t e) {
     if (form == ROW_SPAN) return Py_BuildValue("(nn)", p + 1, e + 1);
     if (form == ROW_MID) return Py_BuildValue("(nnn)", p + 1, mid + 1, e + 1);
+    if (form == ROW_CODE) {
+        Py_INCREF(s_empty);
+        return new_atom(p, e, s_code, 0, s_empty);
+    }
     PyObject *header = PyUnicode_Substring(text, p, mid);
-    return header ? Py_BuildValue("(nnnN)", border_above(st, p), mid, e, header) : NULL;
+    return header ? new_atom(border_above(st, p), e, s_table, mid, header) : NULL;
 }
 
 /* the matches of match at the lines that start at lines, as structure.line_matches takes
@@ -2790,9 +2843,9 @@ fail:
    delimiter row, then body rows) at the lines that start at lines, in nl_text's positions */
 static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, ROW_MID); }
 
-/* table_atoms(text, lines) -> [(start, body_start, end, header)]: md_tables' tables as
-   atoms._bordered makes them, in the text's positions (not nl_text's): the start moved up to
-   a grid table's top border, and the header rows' text. */
+/* table_atoms(text, lines) -> [Atom]: md_tables' tables as atoms._bordered makes them, in the
+   text's positions (not nl_text's): the start moved up to a grid table's top border, and the
+   header rows' text. */
 static PyObject *table_atoms(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, ROW_ATOM); }
 
 /* The end of the line at q when it closes a fence of f characters c: at most three spaces,
@@ -2840,6 +2893,9 @@ static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
 static Py_ssize_t fence_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid) { return fenced_end(text, st, q); }
 
 static PyObject *fenced_blocks(PyObject *self, PyObject *args) { return matches_at_lines(args, fence_at, ROW_SPAN); }
+
+/* code_atoms(text, lines) -> [Atom]: fenced_blocks' blocks as atoms, in the text's positions */
+static PyObject *code_atoms(PyObject *self, PyObject *args) { return matches_at_lines(args, fence_at, ROW_CODE); }
 
 /* for tests: the fixed character tests against the Python module's own classes (the
    terminator, emote, bracket and glued tests as the searches read them, from the table) */
@@ -3180,10 +3236,11 @@ static PyMethodDef methods[] = {
      "heading_kinds(text, lines) -> (\"md\" or \"block\", level, title, line_end, body) or None for each line start"},
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(text, lines) -> [(start, body_start, end)] of the tables at lines"},
+    {"configure_atom", configure_atom, METH_O, "configure_atom(Atom) -> None: the class table_atoms and code_atoms make"},
     {"table_atoms", table_atoms, METH_VARARGS,
-     "table_atoms(text, lines) -> [(start, body_start, end, header)]: md_tables' tables, a grid border above "
-     "taken in, in the text's positions"},
+     "table_atoms(text, lines) -> [Atom]: md_tables' tables, a grid border above taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},
+    {"code_atoms", code_atoms, METH_VARARGS, "code_atoms(text, lines) -> [Atom]: fenced_blocks' blocks, in the text's positions"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,
      "sentence_start_cases(text, limit) -> (lower, upper) letters that begin sentences in text[:limit]"},
     {"soft_classes", soft_classes, METH_O,

@@ -32,6 +32,9 @@ class Atom:
         self.start, self.end, self.kind, self.body_start, self.header = start, end, kind, body_start, header
 
 
+if compiled.native is not None:  # the compiled scans make atoms themselves
+    compiled.native.configure_atom(Atom)
+
 _FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?:\r?\n|$))", re.S)
 _MD_TABLE = re.compile(
     r"\n(([ \t]*\|[^\n]*\|[ \t]*\r?\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n)"
@@ -63,7 +66,7 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     # search for each pattern over a text that holds what it needs
     fences = lines.fences
     if fences is not None or "```" in text or "~~~" in text:
-        found += [Atom(a - 1, b - 1, "code") for a, b in _code_blocks(lines, fences)]
+        found += _code_atoms(lines, fences)
         groups += bool(found)
     tables = lines.tables
     if tables is not None or "|" in text:
@@ -147,7 +150,7 @@ def _table_atoms(lines: TextLines, at: list[int] | None) -> list[Atom]:
     ``_bordered(t, _tables(t, at))`` in one pass over the text (a property test holds them to
     it), where ``t`` is ``nl_text``."""
     if at is not None and compiled.active():
-        return [Atom(a, e, "table", h, head) for a, h, e, head in compiled.native.table_atoms(lines.text, at)]
+        return compiled.native.table_atoms(lines.text, at)
     t = lines.nl_text
     return _bordered(t, _tables(t, at))
 
@@ -164,13 +167,13 @@ def _bordered(t: str, spans: list[tuple[int, int, int]]) -> list[Atom]:
     return out
 
 
-def _code_blocks(lines: TextLines, at: list[int] | None) -> list[tuple[int, int]]:
-    """``(start, end)`` in ``nl_text`` of the fenced code blocks, tried at the lines ``at``
-    (the compiled line scan's) or everywhere; the compiled matcher reads ``_FENCED`` as the
-    regex does (a property test holds them to each other), over the text itself."""
+def _code_atoms(lines: TextLines, at: list[int] | None) -> list[Atom]:
+    """The fenced code blocks, tried at the lines ``at`` (the compiled line scan's) or
+    everywhere; the compiled matcher reads ``_FENCED`` as the regex does (a property test
+    holds them to each other), over the text itself."""
     if at is not None and compiled.active():
-        return compiled.native.fenced_blocks(lines.text, at)
-    return [(m.start(1), m.end(1)) for m in line_matches(_FENCED, lines.nl_text, at)]
+        return compiled.native.code_atoms(lines.text, at)
+    return [Atom(m.start(1) - 1, m.end(1) - 1, "code") for m in line_matches(_FENCED, lines.nl_text, at)]
 
 
 def _tables(t: str, lines: list[int] | None) -> list[tuple[int, int, int]]:
