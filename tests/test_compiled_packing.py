@@ -104,6 +104,21 @@ def test_compiled_spans_are_the_packers(region, size, balance, strategy):
     assert got == want
 
 
+@settings(max_examples=300, deadline=None)
+@given(_regions(), st.integers(1, 240))
+def test_the_atoms_kept_are_those_that_fit_with_their_prefix(region, size):
+    """In characters the packer keeps the atoms whose length and prefix fit, asking the
+    prefix only where it may vary: the same atoms as a size asked of each."""
+    text, atoms, heads, prefix = region
+    p = Packer(text, CharMeasure(text), size, prefix=prefix, atoms=atoms)
+    want = sorted((a, b) for a, b in atoms if b > a and p.fits(a, b, size))
+    assert list(zip(p._atom_starts, p._atom_ends)) == want
+    # an atom inside the first span where the prefix is longer: there it does not fit
+    text = "x" * 80
+    p = Packer(text, CharMeasure(text), 30, prefix=_TablePrefix("", [0], [50], ["| h |\n"]), atoms=[(10, 35), (50, 75)])
+    assert list(zip(p._atom_starts, p._atom_ends)) == [(50, 75)]
+
+
 _MARKDOWN = (
     "# Title\n\nIntro paragraph that runs on. " * 3
     + "\n\n## Table\n\n| a | b |\n|---|---|\n"

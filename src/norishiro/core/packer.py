@@ -92,7 +92,7 @@ class Packer(OverlapSearch, PackerSizes):
         self._atom_starts: list[int] = []
         self._atom_ends: list[int] = []
         if atoms:
-            fitting = sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
+            fitting = self._fitting(atoms, size)
             self._atom_starts = [a for a, _ in fitting]
             self._atom_ends = [b for _, b in fitting]
         # headings on their own lines (start, where their text begins): no chunk should end on one
@@ -102,6 +102,23 @@ class Packer(OverlapSearch, PackerSizes):
             ordered = sorted((a, b) for a, b in heads if b > a)
             self._head_starts = [a for a, _ in ordered]
             self._head_bodies = [b for _, b in ordered]
+
+    def _fitting(self, atoms: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+        """The atoms that fit ``size``, in order. In characters an atom's size is its length
+        and the prefix's, which is the base text's but in the spans where it may vary (a
+        section's atoms are hundreds of a manual's tables: no call per atom)."""
+        if not self.exact or (self._prefix and self._base_len is None):
+            return sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
+        if not self._prefix:
+            return sorted((a, b) for a, b in atoms if 0 < b - a <= size)
+        base, starts, ends = self._base_len, self._vary_starts, self._vary_ends
+        out = []
+        for a, b in atoms:
+            if b > a:
+                k = bisect_right(starts, a) - 1
+                if (self.plen(a) if k >= 0 and a < ends[k] else base) + b - a <= size:
+                    out.append((a, b))
+        return sorted(out)
 
     def prefix(self, s: int) -> str:
         return self._prefix(s) if self._prefix else ""
