@@ -2244,16 +2244,17 @@ static int label_word_at(State *st, Py_ssize_t j, const LineTest *t) {
     if (j >= n) return 0;
     Py_UCS4 c = AT(j);
     if (has_case_beyond_ascii(c)) return 1;
+    Py_UCS4 key = c < 128 ? lower_of(c) : c; /* beyond ASCII now, c has no case mapping */
     const Labels *ls = t->labels;
     int keyed = 1; /* whether the chain of c's key may hold a label at j */
-    if (c < 128 && !ls->any_second[lower_of(c)]) {
+    if (c < 128 && !ls->any_second[key]) {
         /* an ASCII initial: the second character must match one of its labels' (one
            beyond ASCII may pair with one by case: the chain is tried) */
         Py_UCS4 d = j + 1 < n ? AT(j + 1) : '\n';
-        if (d < 128) keyed = (ls->second[lower_of(c)][lower_of(d) >> 3] >> (lower_of(d) & 7)) & 1;
+        if (d < 128) keyed = (ls->second[key][lower_of(d) >> 3] >> (lower_of(d) & 7)) & 1;
     }
     for (int pass = !keyed; pass < 2; pass++) {
-        for (int i = pass ? ls->always : ls->head[lower_of(c) & 127]; i >= 0; i = ls->next[i]) {
+        for (int i = pass ? ls->always : ls->head[key & 127]; i >= 0; i = ls->next[i]) {
             PyObject *w = PyTuple_GET_ITEM(ls->words, i);
             int at = label_is_at(st, j, w);
             if (at < 0) return 1;
@@ -2317,7 +2318,8 @@ static int heading_line_at(State *st, Py_ssize_t q, Py_ssize_t j, int spaces, co
         }
         /* a label may start with a digit too: go on */
     }
-    Py_UCS4 low = lower_of(c);
+    /* beyond ASCII, a character whose lower case is one of those has a case */
+    Py_UCS4 low = c < 128 ? lower_of(c) : 0;
     if (low == 's' || low == 'o' || low == 'a' || low == 'p' || is_cased_beyond_ascii(c)) { /* S： O） */
         Py_ssize_t k = j + 1;
         while (k < n && Py_UNICODE_ISSPACE(AT(k))) k++;
