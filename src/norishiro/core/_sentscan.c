@@ -2692,11 +2692,12 @@ fail:
    q: after spaces and tabs a "|", and another "|" that ends the line but for spaces and tabs
    and, before its "\n", one "\r"; -1 when q starts no row, -2 on an error. */
 static Py_ssize_t table_row_end(PyObject *text, State *st, Py_ssize_t q, int newline) {
-    Py_ssize_t n = st->n, j = q;
-    while (j < n && is_hspace_at(st, j)) j++;
+    Py_ssize_t n = st->n;
+    int spaces;
+    Py_ssize_t j = skip_indent(st, q, &spaces);
     if (j >= n || AT(j) != '|') return -1;
-    Py_ssize_t nl = PyUnicode_FindChar(text, '\n', j, n, 1);
-    if (nl == -2) return -2;
+    Py_ssize_t nl = find_newline(st, j, n);
+    if (nl == n) nl = -1;
     if (nl < 0 && newline) return -1;
     Py_ssize_t k = nl < 0 ? n : nl;
     if (nl >= 0 && AT(k - 1) == '\r') k--;
