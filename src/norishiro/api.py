@@ -216,6 +216,7 @@ def iter_chunks(
         # only there: the chunks' starts come in order, and most are outside every such span
         vary, base = (prefix.spans(), prefix.base) if hasattr(prefix, "spans") else (((), ()), None)
         k, v_starts, v_ends = 0, *vary
+        nv = len(v_ends)
         for s, e, n in chunker.spans(region):
             a, b = offset + s, offset + e
             cur = one or regions.section_of(a)
@@ -226,9 +227,9 @@ def iter_chunks(
             if base is None:
                 embed = prefix(s) + piece if prefix else piece
             else:
-                while k < len(v_ends) and v_ends[k] <= s:
+                while k < nv and v_ends[k] <= s:
                     k += 1
-                embed = (prefix(s) if k < len(v_ends) and v_starts[k] <= s else base) + piece
+                embed = (prefix(s) if k < nv and v_starts[k] <= s else base) + piece
             c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
             yield _paged(c, doc) if paged else c
             i += 1

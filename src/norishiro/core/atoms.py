@@ -83,11 +83,11 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
             run.append((a, b))
         found += _tsv_atom(text, run)
         groups += len(found) > n
-    if "：" in text or ":" in text:
+    hints = lines.lead_hints  # the line scan's: no text-wide look for a colon
+    if hints or (hints is None and ("：" in text or ":" in text)):
         # only lines where a colon ends the line and a list item follows can match: find
         # those first (one cheap scan) instead of trying the pattern on every line
         done, n = 0, len(found)
-        hints = lines.lead_hints
         if hints is None:
             hints = sorted(m.start() for p in _LEAD_HINTS for m in p.finditer(lines.nl_text))
         for hint in hints:  # in nl_text: the line's "\n" there is where it starts in the text
