@@ -115,7 +115,12 @@ def test_the_compiled_heading_reading_refuses_positions_that_start_no_line():
         compiled.native.heading_kinds("ab\ncd", [1])
 
 
-@pytest.mark.parametrize("labels", [structure.DEFAULT_LABELS, ("x-ray",), ("Àpropos", "note", "所見")])
+# labels whose initials are many characters beyond U+FFFF (mathematical letters): the scan
+# reads the initials of ASCII only, and tries every other line with the labels themselves
+_ASTRAL_LABELS = tuple(chr(0x1D400 + i) + "x" for i in range(20)) + ("note",)
+
+
+@pytest.mark.parametrize("labels", [structure.DEFAULT_LABELS, ("x-ray",), ("Àpropos", "note", "所見"), _ASTRAL_LABELS])
 def test_every_first_character_of_a_line_is_read_as_the_patterns_read_it(labels):
     """The compiled line scan skips a line at once by its first ASCII character: for every
     first character of Latin-1 (and a few beyond), after no, some or a tab's indentation,
@@ -125,7 +130,7 @@ def test_every_first_character_of_a_line_is_read_as_the_patterns_read_it(labels)
 
     tails = ["", ": x", " ：y", "lan", "propos:", "ote", ". note", ") 所見：", "||", "-ray", "`` a", "~~"]
     tails += ["| a |\n|--|--|\n| 1 |"]  # a table: its header row starts with the first character
-    firsts = [chr(c) for c in range(1, 256) if chr(c) not in "\n\r"] + ["Ā", "Σ", "ｓ", "所", "【"]
+    firsts = [chr(c) for c in range(1, 256) if chr(c) not in "\n\r"] + ["Ā", "Σ", "ｓ", "所", "【", "\U0001d401"]
     lines = [lead + f + tail for f in firsts for tail in tails for lead in ("", "  ", "\t")]
     text = "\n".join(["Intro:"] + lines + ["end"])
     got = {}

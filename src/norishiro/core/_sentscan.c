@@ -2378,9 +2378,7 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
 static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *text, *initials, *words;
     if (!PyArg_ParseTuple(args, "UUO!", &text, &initials, &PyTuple_Type, &words)) return NULL;
-    static CharSet first, fence, bar; /* the labels' initials are filled for each call */
-    memset(&first, 0, sizeof first);
-    if (fill_set(&first, initials) < 0) return NULL;
+    static CharSet fence, bar;
     if (!fence.bmp['`' >> 3]) {
         fence.bmp['`' >> 3] |= 1 << ('`' & 7);
         fence.bmp['~' >> 3] |= 1 << ('~' & 7);
@@ -2407,8 +2405,11 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     enum { T_HEAD = 1, T_FENCE = 2, T_TABLE = 4 };
     unsigned char tests[128] = {0};
     for (const char *m = "#[`~*^\"+_=-0123456789sSoOaApP"; *m; m++) tests[(unsigned char)*m] = T_HEAD;
-    for (Py_UCS4 a = 0; a < 128; a++)
-        if (in_set(&first, a) || in_set(&first, lower_of(a))) tests[a] = T_HEAD;
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(initials); k++) { /* in lower case: both cases */
+        Py_UCS4 a = PyUnicode_READ_CHAR(initials, k);
+        if (a < 128) tests[a] = T_HEAD;
+        if (a >= 'a' && a <= 'z') tests[a - 32] = T_HEAD;
+    }
     if (labels.always >= 0 || labels.head['|'] >= 0) tests['|'] = T_HEAD;
     tests['`'] |= T_FENCE;
     tests['~'] |= T_FENCE;

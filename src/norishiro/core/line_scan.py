@@ -38,10 +38,7 @@ class TextLines:
         self._nl_text: str | None = None
         self.headings = self.fences = self.tables = self.lead_hints = None
         if compiled.active():
-            try:
-                got = compiled.native.structure_lines(text, _label_initials(labels), labels)
-            except ValueError:  # more than 16 initials beyond U+FFFF: the patterns handle any
-                return
+            got = compiled.native.structure_lines(text, _label_initials(labels), labels)
             self.headings, self.fences, self.tables, self.lead_hints = got
 
     @property
