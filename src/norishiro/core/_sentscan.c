@@ -2691,8 +2691,8 @@ fail:
 
 /* The end (past its "\n", or the text's end when newline is 0) of the table row starting at
    q: after spaces and tabs a "|", and another "|" that ends the line but for spaces and tabs
-   and, before its "\n", one "\r"; -1 when q starts no row, -2 on an error. */
-static Py_ssize_t table_row_end(PyObject *text, State *st, Py_ssize_t q, int newline) {
+   and, before its "\n", one "\r"; -1 when q starts no row. */
+static Py_ssize_t table_row_end(State *st, Py_ssize_t q, int newline) {
     Py_ssize_t n = st->n;
     int spaces;
     Py_ssize_t j = skip_indent(st, q, &spaces);
@@ -2722,12 +2722,12 @@ static Py_ssize_t delimiter_row_end(PyObject *text, State *st, Py_ssize_t d) {
 
 /* the table at the line q: its end, with *body where its body rows begin; -1 none, -2 error */
 static Py_ssize_t table_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *body) {
-    Py_ssize_t n = st->n, head = table_row_end(text, st, q, 1);
+    Py_ssize_t n = st->n, head = table_row_end(st, q, 1);
     if (head < 0) return head;
     Py_ssize_t r = *body = delimiter_row_end(text, st, head), next = 0;
     if (r < 0) return r;
-    while (r < n && (next = table_row_end(text, st, r, 0)) >= 0) r = next;
-    return r < n && next == -2 ? -2 : r;
+    while (r < n && (next = table_row_end(st, r, 0)) >= 0) r = next;
+    return r;
 }
 
 typedef Py_ssize_t (*LineMatch)(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid);
@@ -2789,7 +2789,7 @@ static PyObject *new_atom(Py_ssize_t start, Py_ssize_t end, PyObject *kind, Py_s
     Py_INCREF(kind);
     if (!atom_type) PyErr_SetString(PyExc_RuntimeError, "configure_atom(Atom) first");
     else if (v[0] && v[1] && v[3] && v[4] && (atom = atom_type->tp_alloc(atom_type, 0)))
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < 5 && atom; k++)
             if (PyMember_SetOne((char *)atom, atom_fields[k], v[k]) < 0) Py_CLEAR(atom);
     for (int k = 0; k < 5; k++) Py_XDECREF(v[k]);
     return atom;
