@@ -479,12 +479,14 @@ def test_the_compiled_scan_makes_atoms_only_of_a_class_with_their_slots():
     """The compiled scans make ``Atom`` objects themselves, through the slots the class
     declares: a class without them is refused, and a made atom is one the class would make
     (equal, hashable fields, no other attribute)."""
-    from dataclasses import dataclass
+    from dataclasses import dataclass, fields
 
     from norishiro.core import atoms, compiled
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
+    # the slots the compiled scan sets are all the class has: a new field must be set there too
+    assert [f.name for f in fields(atoms.Atom)] == ["start", "end", "kind", "body_start", "header"]
 
     @dataclass
     class Loose:
