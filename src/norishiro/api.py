@@ -212,11 +212,11 @@ def iter_chunks(
             i += 1
             continue
         offset, own, prefix = region.offset, region.text, region.prefix
-        # a prefix that is ``base`` but in some spans (a table's header in its body) is asked
-        # only there: the chunks' starts come in order, and most are outside every such span
-        vary, base = (prefix.spans(), prefix.base) if hasattr(prefix, "spans") else (((), ()), None)
-        k, v_starts, v_ends = 0, *vary
-        nv = len(v_ends)
+        # a prefix that is its ``base`` but in some spans (a table's header in its body) is
+        # asked only there: the chunks' starts come in order, and most are outside every span
+        varies = hasattr(prefix, "spans")
+        v_starts, v_ends = prefix.spans() if varies else ((), ())
+        k, nv = 0, len(v_ends)
         for s, e, n in chunker.spans(region):
             a, b = offset + s, offset + e
             cur = one or regions.section_of(a)
@@ -224,12 +224,12 @@ def iter_chunks(
                 sec, heads = cur, cur.headings
                 name, canonical = (heads[-1] if heads else None), names.of_path(heads)
             piece = own[s:e]
-            if base is None:
+            if not varies:
                 embed = prefix(s) + piece if prefix else piece
             else:
                 while k < nv and v_ends[k] <= s:
                     k += 1
-                embed = (prefix(s) if k < nv and v_starts[k] <= s else base) + piece
+                embed = (prefix(s) if k < nv and v_starts[k] <= s else prefix.base) + piece
             c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
             yield _paged(c, doc) if paged else c
             i += 1

@@ -765,7 +765,8 @@ fail:
 }
 
 /* The first position from j on that is no space or tab, read at the text's width (most
-   lines of a structure scan start with some); *spaces: whether they were all spaces. */
+   lines of a structure scan start with some); *spaces (unless NULL): whether they were all
+   spaces. */
 static inline Py_ssize_t skip_indent(const State *st, Py_ssize_t j, int *spaces) {
     Py_ssize_t n = st->n;
     int sp = 1;
@@ -785,7 +786,7 @@ static inline Py_ssize_t skip_indent(const State *st, Py_ssize_t j, int *spaces)
             if (blank != 0xFFFF) {
                 int k = __builtin_ctz(~blank); /* two mask bits a character */
                 sp &= !(tabs & ((1 << k) - 1));
-                *spaces = sp;
+                if (spaces) *spaces = sp;
                 return j + k / 2;
             }
             sp &= !tabs;
@@ -796,7 +797,7 @@ static inline Py_ssize_t skip_indent(const State *st, Py_ssize_t j, int *spaces)
     else if (st->kind == PyUnicode_2BYTE_KIND) SKIP_INDENT(Py_UCS2)
     else SKIP_INDENT(Py_UCS4)
 #undef SKIP_INDENT
-    *spaces = sp;
+    if (spaces) *spaces = sp;
     return j;
 }
 
@@ -2341,8 +2342,7 @@ static int starting_line_at(State *st, Py_ssize_t j, Py_ssize_t eol, const LineT
     if (j >= n || !in_set(t->set, AT(j))) return 0;
     if (!t->table) return 1;
     if (eol < 0) return 0;
-    int spaces;
-    Py_ssize_t k = skip_indent(st, eol + 1, &spaces);
+    Py_ssize_t k = skip_indent(st, eol + 1, NULL);
     if (k < n && AT(k) == '|') k++;
     while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
     if (k < n && AT(k) == ':') k++;
@@ -2363,8 +2363,7 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
     if (k >= 0 && AT(k) == '\r') k--;
     while (k >= 0 && (AT(k) == ' ' || AT(k) == '\t')) k--;
     if (k < 0 || (AT(k) != ':' && AT(k) != 0xFF1A)) return -1;
-    int spaces;
-    Py_ssize_t j = skip_indent(st, i + 1, &spaces);
+    Py_ssize_t j = skip_indent(st, i + 1, NULL);
     return j < n && is_list_mark(AT(j)) ? k : -1;
 }
 
@@ -2693,9 +2692,7 @@ fail:
    q: after spaces and tabs a "|", and another "|" that ends the line but for spaces and tabs
    and, before its "\n", one "\r"; -1 when q starts no row. */
 static Py_ssize_t table_row_end(State *st, Py_ssize_t q, int newline) {
-    Py_ssize_t n = st->n;
-    int spaces;
-    Py_ssize_t j = skip_indent(st, q, &spaces);
+    Py_ssize_t n = st->n, j = skip_indent(st, q, NULL);
     if (j >= n || AT(j) != '|') return -1;
     Py_ssize_t nl = find_newline(st, j, n);
     if (nl == n) nl = -1;

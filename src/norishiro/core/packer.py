@@ -105,20 +105,12 @@ class Packer(OverlapSearch, PackerSizes):
 
     def _fitting(self, atoms: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
         """The atoms that fit ``size``, in order. In characters an atom's size is its length
-        and the prefix's, which is the base text's but in the spans where it may vary (a
-        section's atoms are hundreds of a manual's tables: no call per atom)."""
-        if not self.exact or (self._prefix and self._base_len is None):
+        and its prefix's (``plen``: the base text's size but where it may vary), with no count
+        (a section's atoms are hundreds of a manual's tables)."""
+        if not self.exact:
             return sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
-        if not self._prefix:
-            return sorted((a, b) for a, b in atoms if 0 < b - a <= size)
-        base, starts, ends = self._base_len, self._vary_starts, self._vary_ends
-        out = []
-        for a, b in atoms:
-            if b > a:
-                k = bisect_right(starts, a) - 1
-                if (self.plen(a) if k >= 0 and a < ends[k] else base) + b - a <= size:
-                    out.append((a, b))
-        return sorted(out)
+        plen = self.plen
+        return sorted((a, b) for a, b in atoms if b > a and plen(a) + b - a <= size)
 
     def prefix(self, s: int) -> str:
         return self._prefix(s) if self._prefix else ""
