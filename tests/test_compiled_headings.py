@@ -218,3 +218,11 @@ def test_no_cjk_character_has_a_case_or_a_decimal_value():
         assert not (c.isupper() or c.islower() or c.istitle() or c.isdecimal()), hex(ord(c))
         assert c.lower() == c.upper() == c.casefold() == c, hex(ord(c))
         assert not re.match("[a-z]", c, re.I), hex(ord(c))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=" \t\n\n\n\r\u3000\xa0\x0b\u2028\u0301x#|", max_size=60))
+def test_the_line_scan_finds_the_paragraph_ends_of_the_paragraph_pass(text):
+    """The line scan's paragraph ends (which regions take instead of a pass of their own)
+    are those the paragraph pass finds, with the same ends a grapheme may extend past."""
+    assert compiled.native.structure_lines(text, "", ())[4] == compiled.native.paragraph_ends(text, False)

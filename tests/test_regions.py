@@ -4,11 +4,13 @@ its length answers (``by_length``)."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from norishiro import api
-from norishiro.core.structure import LabelledText
+from norishiro.core import compiled
+from norishiro.core.boundaries import Boundaries
+from norishiro.core.structure import LabelledText, Section
 from norishiro.document import Document
 from norishiro.regions import OneChunk, Regions
 
@@ -101,3 +103,63 @@ def test_a_table_prefix_is_the_regions_look_up_at_every_position(blocks, header)
             continue
         for p in range(len(region.text) + 1):
             assert region.prefix(p) == regions.prefix_at(region.offset + p), p
+
+
+# lines blank to the paragraph rule, or nearly
+_BLANKS = ["", " ", "\t", "\u3000 ", "\xa0", " \u0301", "\u0301x", "\r", "x\r"]
+
+
+class _SectionsAt:
+    """Sections that start and end at the given positions (anywhere: inside a line, on a
+    blank one), and the line scan's paragraph ends of the whole text."""
+
+    def __init__(self, cuts: list[int]):
+        self.cuts, self.scan = cuts, LabelledText()
+
+    def sections(self, text: str) -> list[Section]:
+        self.scan.sections(text)
+        pos = sorted({min(c, len(text)) for c in self.cuts} | {0, len(text)})
+        return [Section(a, b) for a, b in zip(pos, pos[1:])] or [Section(0, 0)]
+
+    def atoms(self, text: str) -> list:
+        return []
+
+    def paragraph_ends(self, text: str):
+        return self.scan.paragraph_ends(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LINES + _BLANKS) | st.text(max_size=8), min_size=1, max_size=30),
+    st.sampled_from(["\n", "\n", "\r\n"]),
+    st.lists(st.integers(min_value=0, max_value=200), max_size=6),
+    st.booleans(),
+)
+@example(["x", "", " ", "y"], "\n", [4], False)  # the last line cut short is blank, the whole one too
+@example(["x", " ", "y"], "\n", [2], False)  # the first line is blank: the text's run starts before it
+@example(["x", "", "\u0301y"], "\n", [], True)  # a cut before a combining mark moves past it
+def test_a_regions_paragraph_cuts_from_the_line_scan_are_its_own(lines, eol, cuts, labelled):
+    """Where a region takes its paragraph cuts from the whole text's line scan, they are the
+    cuts its boundaries find in its own text: blank lines of every kind of white space, a
+    region that starts or ends inside a line or on a blank one, a cut before a combining
+    mark, a text with other breaks. Compiled, the scan gives most regions theirs."""
+    doc = Document(eol.join(lines))
+    config, sizer, _runtime = api.resolve(None, size=40)
+    renderer = api._renderer(config.header_keys, config.header_template)
+    structure = LabelledText() if labelled else _SectionsAt(cuts)
+    for region, _one in Regions(doc, config, sizer, structure, renderer, False, None, False):
+        if region.paragraphs is not None:
+            given_cuts = Boundaries(region.text, paragraphs=list(region.paragraphs))
+            assert given_cuts.paragraph_cuts() == Boundaries(region.text).paragraph_cuts()
+
+
+def test_regions_of_an_lf_text_take_their_paragraph_cuts_from_the_line_scan():
+    text = "# A\n\npara one\n\n\npara two\n \u3000\nthree\n\n# B\n\nfour\n\n"
+    config, sizer, _runtime = api.resolve(None, size=12)
+    renderer = api._renderer(config.header_keys, config.header_template)
+    regions = [r for r, _ in Regions(Document(text), config, sizer, LabelledText(), renderer, False, None, False)]
+    if not compiled.active():  # the patterns find them, per region
+        assert all(r.paragraphs is None for r in regions)
+        return
+    assert [(r.offset, r.paragraphs) for r in regions] == [(0, [5, 16, 28]), (35, [5])]
+    assert [Boundaries(r.text).paragraph_cuts() for r in regions] == [r.paragraphs for r in regions]

@@ -61,6 +61,8 @@ class Regions:
         self.t_starts = [x.body_start for x in self.tables]
         self.t_ends = [x.end for x in self.tables]
         self.atom_starts = [x.start for x in self.atoms]  # sorted and disjoint
+        ends = getattr(structure, "paragraph_ends", None)  # a structure may not have them
+        self.paragraphs = ends(text) if ends is not None else None
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
 
@@ -183,7 +185,23 @@ class Regions:
                 if j > i:
                     inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b]
             heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
-            yield Region(piece, a, sizer, measure, size, overlap, prefix, inside, heads), one
+            paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
+            yield Region(piece, a, sizer, measure, size, overlap, prefix, inside, heads, paragraphs), one
+
+    def _paragraph_cuts(self, a: int, b: int) -> list[int] | None:
+        """The paragraph cuts of ``text[a:b]``, in its coordinates, from the whole text's
+        (``paragraphs``) where they are the same: its first line is not blank, its last ends
+        with the text or a newline, and none of its cuts may be moved onto a grapheme's end;
+        else None (its boundaries find them)."""
+        text, (ends, suspects) = self.doc.text, self.paragraphs
+        n = len(text)
+        if a >= n or text[a].isspace():
+            return None  # a blank first line starts no run of its own: the text's may
+        if b < n and text[b - 1] != "\n":
+            return None  # its last line, cut short, could end a run the whole line does not
+        if suspects and bisect.bisect_right(suspects, a) != bisect.bisect_left(suspects, b):
+            return None
+        return [c - a for c in ends[bisect.bisect_right(ends, a) : bisect.bisect_left(ends, b)]]
 
 
 class _TablePrefix:

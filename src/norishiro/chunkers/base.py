@@ -32,7 +32,8 @@ class Region:
     ``prefix(p)``: the text put in front of a chunk starting at ``p`` (context header,
     repeated table header), which counts against ``size``; ``atoms``: spans kept whole when
     they fit (code, tables, lists); ``heads``: ``(start, body)`` of headings, which should
-    not end a chunk when their text can follow.
+    not end a chunk when their text can follow; ``paragraphs``: its paragraph cuts, when the
+    caller has them (the line scan's), for its boundaries to take if its breaks are "\\n".
     """
 
     text: str
@@ -44,6 +45,7 @@ class Region:
     prefix: Callable[[int], str] | None = None
     atoms: Sequence[tuple[int, int]] = ()
     heads: Sequence[tuple[int, int]] = ()
+    paragraphs: list[int] | None = None
 
 
 class Chunker(Protocol):
@@ -122,7 +124,9 @@ class PackingChunker:
                 return iter([(0, n, n)])
             if self._plain[region.overlap > 0] and not (self.keeps_structure and (region.atoms or region.heads)):
                 make = partial(self._packer, region)
-                return plain_spans(make, text, measure, region.size, region.overlap, self._balance, self._lost_lines)
+                return plain_spans(
+                    make, text, measure, region.size, region.overlap, self._balance, self._lost_lines, region.paragraphs
+                )
         else:
             whole = self.one_chunk(text, measure, region.size, region.prefix(0) if region.prefix else "")
             if whole is not None:
@@ -131,6 +135,8 @@ class PackingChunker:
 
     def _packer(self, region: Region, boundaries: Boundaries | None = None) -> Packer:
         keep = self.keeps_structure
+        if boundaries is None and region.paragraphs is not None:
+            boundaries = Boundaries(region.text, paragraphs=region.paragraphs)
         return Packer(
             region.text,
             region.measure,

@@ -2373,7 +2373,10 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
    a Markdown table |; and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
    list item), one past it. Those are positions in nl_text ("\n" + text, which the patterns
    search): a line's start in the text is where the "\n" before it is there. find_sections
-   and find_atoms try their patterns there only. */
+   and find_atoms try their patterns there only. And, from the same lines, paragraph_ends'
+   (ends, suspects) for the text as if its only line break were "\n" (the line starts after
+   a run of blank lines, one that is the text's first line not counted): a region of an
+   "\n"-only text takes its paragraph cuts from them without another pass. */
 static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *text, *initials, *words;
     if (!PyArg_ParseTuple(args, "UUO!", &text, &initials, &PyTuple_Type, &words)) return NULL;
@@ -2393,9 +2396,9 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
     st->n = PyUnicode_GET_LENGTH(text);
-    PyObject *lists[4] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)};
+    PyObject *lists[6] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)};
     PyObject *out = NULL;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 6; k++)
         if (!lists[k]) goto done;
     /* the tests a line starting with an ASCII character may pass (no test: most lines of
        prose); a heading's marks, digits, SOAP letters and the labels' initials; | may start
@@ -2413,7 +2416,7 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     tests['`'] |= T_FENCE;
     tests['~'] |= T_FENCE;
     tests['|'] |= T_TABLE;
-    Py_ssize_t i = 0, c; /* a line's start */
+    Py_ssize_t i = 0, c, blanks = 0; /* a line's start; blank lines before it (not the first line) */
     for (;;) {
         /* the "\n" that ends this line (the next line's start is past it), or -1 */
         Py_ssize_t eol = i < st->n ? find_newline(st, i, st->n) : -1;
@@ -2421,6 +2424,14 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         int spaces;
         Py_ssize_t j = skip_indent(st, i, &spaces); /* the line's first character after spaces and tabs */
         Py_UCS4 f = j < st->n ? AT(j) : 0;
+        /* white space up to its "\n": a blank line, which paragraph_ends' run goes over */
+        if (eol >= 0 && (j == eol || (Py_UNICODE_ISSPACE(f) && skip_space_in_line(st, j) == eol))) {
+            blanks += i > 0;
+        } else if (blanks) {
+            blanks = 0;
+            if (append_cut(lists[4], i) < 0 || (i < st->n && !surely_no_extend(AT(i)) && append_cut(lists[5], i) < 0))
+                goto done;
+        }
         int to = j >= st->n ? 0 : f >= 128 ? T_HEAD : tests[f]; /* fences and tables start with ASCII */
         if (((to & T_HEAD) && heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
             ((to & T_FENCE) && starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
@@ -2430,9 +2441,13 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         if (eol < 0) break;
         i = eol + 1;
     }
-    out = PyTuple_Pack(4, lists[0], lists[1], lists[2], lists[3]);
+    PyObject *paragraphs = PyTuple_Pack(2, lists[4], lists[5]);
+    if (paragraphs) {
+        out = PyTuple_Pack(5, lists[0], lists[1], lists[2], lists[3], paragraphs);
+        Py_DECREF(paragraphs);
+    }
 done:
-    for (int k = 0; k < 4; k++) Py_XDECREF(lists[k]);
+    for (int k = 0; k < 6; k++) Py_XDECREF(lists[k]);
     PyMem_Free(labels.next);
     return out;
 }
@@ -3216,7 +3231,7 @@ static PyMethodDef methods[] = {
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text, crlf=False) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
-     "structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints) in one pass"},
+     "structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints, (paragraph ends, suspects)) in one pass"},
     {"soft_hint", soft_hint, METH_VARARGS,
      "soft_hint(text, p, start, end, fenced=False) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
     {"soft_full", soft_full, METH_VARARGS,

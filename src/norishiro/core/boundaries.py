@@ -87,15 +87,17 @@ class Boundaries(FirstStarts):
     and the finer levels are needed only where a paragraph is longer than the budget.
     """
 
-    def __init__(self, text: str, soft_wraps: bool = True):
+    def __init__(self, text: str, soft_wraps: bool = True, paragraphs: list[int] | None = None):
+        """``paragraphs``: the text's paragraph cuts as a "\\n"-only text has them, from a
+        pass the caller made anyway (the line scan's): taken where the text is one."""
         self.text = text
-        self._paragraphs: list[int] | None = None
         self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
         # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
         # paragraph, only where a line cut is asked for
         self._soft_wraps = soft_wraps  # the decisions are made when first asked for
         self._widths: dict[int, tuple[int, int, int]] = {}  # the compiled pass's paragraph widths
         lf = self.lf = lf_only(text)  # no line break but "\n"
+        self._paragraphs: list[int] | None = paragraphs if lf else None
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
         self._ascii = text.isascii()  # no character that could extend a grapheme

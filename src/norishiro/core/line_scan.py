@@ -25,21 +25,25 @@ def _label_initials(labels: tuple[str, ...]) -> str:
 
 class TextLines:
     """A text and, compiled, where its heading, fence, table and lead-in lines are, found in
-    one pass that ``find_sections`` and ``find_atoms`` share (``None`` fields: search with
+    one pass that ``find_sections``, ``find_atoms`` and the regions' paragraph cuts share
+    (``None`` fields: search with
     the patterns). Positions are those of ``nl_text``, the text with a newline put in front
     (structure patterns start with one): the "\n" before a line is where the line starts in
     the text. ``nl_text`` is made only when a pattern must search it: the compiled scans read
     the text itself (a copy of a 100 MB text is 100 MB or more)."""
 
-    __slots__ = ("text", "_nl_text", "headings", "fences", "tables", "lead_hints")
+    __slots__ = ("text", "_nl_text", "headings", "fences", "tables", "lead_hints", "paragraphs")
 
     def __init__(self, text: str, labels: tuple[str, ...]):
         self.text = text
         self._nl_text: str | None = None
         self.headings = self.fences = self.tables = self.lead_hints = None
+        # and the text's paragraph ends (with those a grapheme may extend past), read as in a
+        # text whose only line break is "\n" (Boundaries takes them only for such a text)
+        self.paragraphs: tuple[list[int], list[int]] | None = None
         if compiled.active():
             got = compiled.native.structure_lines(text, _label_initials(labels), labels)
-            self.headings, self.fences, self.tables, self.lead_hints = got
+            self.headings, self.fences, self.tables, self.lead_hints, self.paragraphs = got
 
     @property
     def nl_text(self) -> str:

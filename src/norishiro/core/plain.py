@@ -132,7 +132,14 @@ def line_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> 
 
 
 def plain_spans(
-    packer, text: str, measure: Measure, size: int, overlap: int, balance: bool, lost_lines: bool = False
+    packer,
+    text: str,
+    measure: Measure,
+    size: int,
+    overlap: int,
+    balance: bool,
+    lost_lines: bool = False,
+    paragraphs: list[int] | None = None,
 ) -> Iterable[Span]:
     """``packer(boundaries).spans()`` for plain text in characters longer than ``size``,
     with the paragraph level first (and the sentence level first for overlap). A chunk that
@@ -144,9 +151,10 @@ def plain_spans(
     a share of chunking a short text; the list holds three numbers per chunk), then the
     packer's spans, lazily, where it takes over. ``lost_lines``: the levels after the
     paragraph are the line and the sentence, and ``sentence_end``, then ``line_end``,
-    serve where no paragraph cut does."""
+    serve where no paragraph cut does. ``paragraphs``: the text's paragraph cuts, where the
+    caller has them (see ``Boundaries``)."""
     n = len(text)
-    bnd = Boundaries(text)
+    bnd = Boundaries(text, paragraphs=paragraphs)
     para = bnd.paragraph_cuts()
     balance_from = measure.back(n, BALANCED_TAIL * size) if balance else n + 1
     made = None

@@ -363,12 +363,21 @@ class LabelledText:
         self.outline = outline
         self._lines: TextLines | None = None  # sections' line scan, kept for atoms
         self._of: str | None = None
+        self._paragraphs: tuple[str, tuple[list[int], list[int]] | None] | None = None
 
     def sections(self, text: str) -> list[Section]:
         self._lines, self._of = TextLines(text, self.labels), text
+        self._paragraphs = (text, self._lines.paragraphs)
         return attach_bare_headings(find_sections(text, self.labels, outline=self.outline, lines=self._lines))
 
     def atoms(self, text: str) -> list[Atom]:
         lines = self._lines if self._of is text else None
         self._lines = self._of = None  # a copy of the text: not kept longer than needed
         return find_atoms(text, lines)
+
+    def paragraph_ends(self, text: str) -> tuple[list[int], list[int]] | None:
+        """The paragraph ends the line scan of ``sections(text)`` found, as ``TextLines``
+        gives them (None: not scanned, or not compiled): a region takes its paragraph cuts
+        from them instead of a pass of its own."""
+        got = self._paragraphs
+        return got[1] if got is not None and got[0] is text else None
