@@ -201,7 +201,8 @@ class Regions:
             return None  # its last line, cut short, could end a run the whole line does not
         if suspects and bisect.bisect_right(suspects, a) != bisect.bisect_left(suspects, b):
             return None
-        return [c - a for c in ends[bisect.bisect_right(ends, a) : bisect.bisect_left(ends, b)]]
+        got = ends[bisect.bisect_right(ends, a) : bisect.bisect_left(ends, b)]
+        return [c - a for c in got] if a else got  # from the text's start: the same numbers
 
 
 class _TablePrefix:
