@@ -336,7 +336,9 @@ def attach_bare_headings(sections: list[Section]) -> list[Section]:
 
 
 class Structure(Protocol):
-    """Gives the chunkers a text's sections (covering it, in order) and atoms."""
+    """Gives the chunkers a text's sections (covering it, in order) and atoms. One may also
+    have ``paragraph_ends(text)`` (see ``LabelledText``): the regions' paragraph cuts from
+    a pass it made anyway."""
 
     def sections(self, text: str) -> list[Section]: ...
 
