@@ -84,9 +84,12 @@ def chunkers_for(mode: str) -> dict:
     else:
         out = char_chunkers(2000, 250 if mode == "overlap" else 0)
         if mode == "chars":
-            structured = lambda t: [c.text for c in norishiro.iter_chunks(t, size=2000)]  # noqa: E731
-            out = _apart(out, "norishiro, structure on", structured)
+            out = _apart(out, "norishiro, structure on", _structured)
     return out
+
+
+def _structured(text: str) -> list[str]:
+    return [c.text for c in norishiro.iter_chunks(text, size=2000)]
 
 
 def _apart(chunkers: dict, name: str, fn) -> dict:

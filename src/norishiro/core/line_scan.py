@@ -26,11 +26,11 @@ def _label_initials(labels: tuple[str, ...]) -> str:
 class TextLines:
     """A text and, compiled, where its heading, fence, table and lead-in lines are, found in
     one pass that ``find_sections``, ``find_atoms`` and the regions' paragraph cuts share
-    (``None`` fields: search with
-    the patterns). Positions are those of ``nl_text``, the text with a newline put in front
-    (structure patterns start with one): the "\n" before a line is where the line starts in
-    the text. ``nl_text`` is made only when a pattern must search it: the compiled scans read
-    the text itself (a copy of a 100 MB text is 100 MB or more)."""
+    (``None`` fields: search with the patterns). Positions are those of ``nl_text``, the
+    text with a newline put in front (structure patterns start with one): the "\n" before a
+    line is where the line starts in the text. ``nl_text`` is made only when a pattern must
+    search it: the compiled scans read the text itself (a copy of a 100 MB text is 100 MB or
+    more)."""
 
     __slots__ = ("text", "_nl_text", "headings", "fences", "tables", "lead_hints", "paragraphs")
 
