@@ -226,3 +226,13 @@ def test_the_line_scan_finds_the_paragraph_ends_of_the_paragraph_pass(text):
     """The line scan's paragraph ends (which regions take instead of a pass of their own)
     are those the paragraph pass finds, with the same ends a grapheme may extend past."""
     assert compiled.native.structure_lines(text, "", ())[4] == compiled.native.paragraph_ends(text, False)
+
+
+def test_a_line_of_any_white_space_is_blank_to_the_line_scan_as_to_the_paragraph_pass():
+    """Every character Python's tables call white space, at every width of text, makes a
+    blank line for the scan as for the pass (and a line with a letter before it none)."""
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) != "\n"]
+    for ws in spaces:
+        for text in (f"a\n{ws}\nb", f"a\n{ws}{ws}\n\U0001f600", f"a\nx{ws}\nb", f"\u3042\n{ws}\nb"):
+            got = compiled.native.structure_lines(text, "", ())[4]
+            assert got == compiled.native.paragraph_ends(text, False), (hex(ord(ws)), text)
