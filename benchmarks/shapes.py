@@ -21,11 +21,15 @@ median over repetitions of the total; MB/s of UTF-8. A corpus under ``MIN_MB`` (
 samples, 0.09 MB: a repetition of it takes about 0.2 ms) is repeated more, so that every
 shape's median stands on about ``--reps`` x ``MIN_MB`` of text (at ``--reps 5`` the clinical
 samples run 30 repetitions); a line says how many when it is more than ``--reps``.
-``--blocks``: each chunker chunks the whole corpus in turn (see ``run.bench``); norishiro's
-token index comes from another tokenizer than the peers' (bpe-openai's, with tiktoken's
-tokens), whose tables the others' runs push out of the caches between two documents.
+``--adjacent``: structure on last in the order, so right before plain in the rotation, as
+the runs before session 32 had it (plain then mostly chunks a document just after structure
+on, in warm caches): for comparison only. ``--blocks``: each chunker chunks the whole corpus
+in turn (see ``run.bench``); norishiro's token index comes from another tokenizer than the
+peers' (bpe-openai's, with tiktoken's tokens), whose tables the others' runs push out of the
+caches between two documents.
 
-    python benchmarks/shapes.py [--reps 3] [--shapes one-line,markdown] [--modes chars,tokens,overlap] [--blocks]
+    python benchmarks/shapes.py [--reps 3] [--shapes one-line,markdown] [--modes chars,tokens,overlap]
+                                [--blocks] [--adjacent]
 """
 
 from __future__ import annotations
@@ -77,14 +81,17 @@ def shape_docs(shape: str, lang: str) -> list[str]:
     return clinical_flat()
 
 
-def chunkers_for(mode: str) -> dict:
+def chunkers_for(mode: str, adjacent: bool = False) -> dict:
     if mode == "tokens":
         sizer = TiktokenSizer("o200k_base")
         out = token_chunkers(512, sizer)
     else:
         out = char_chunkers(2000, 250 if mode == "overlap" else 0)
         if mode == "chars":
-            out = _apart(out, "norishiro, structure on", _structured)
+            if adjacent:
+                out["norishiro, structure on"] = _structured
+            else:
+                out = _apart(out, "norishiro, structure on", _structured)
     return out
 
 
@@ -112,6 +119,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="each chunker chunks the whole corpus in turn, instead of each document in turn",
     )
+    ap.add_argument(
+        "--adjacent",
+        action="store_true",
+        help="structure on last, right before plain in the rotation, as before session 32 (for comparison)",
+    )
     args = ap.parse_args(argv)
     rows = []
     for shape in args.shapes.split(","):
@@ -120,10 +132,10 @@ def main(argv=None) -> int:
             mb = sum(len(d.encode("utf-8")) for d in docs) / 1e6
             reps = max(args.reps, math.ceil(args.reps * MIN_MB / mb))
             for mode in args.modes.split(","):
-                chunkers = chunkers_for(mode)
+                chunkers = chunkers_for(mode, args.adjacent)
                 times = bench(docs, chunkers, reps, blocks=args.blocks)
                 speed = {n: mb / statistics.median(t) for n, t in times.items()}
-                label = mode + (" (blocks)" if args.blocks else "")
+                label = mode + (" (blocks)" if args.blocks else "") + (" (adjacent)" if args.adjacent else "")
                 rows.append((f"{shape} {lang}", label, len(docs), mb, speed, reps if reps > args.reps else None))
                 print(_line(rows[-1]), flush=True)
     return 0
