@@ -1,10 +1,12 @@
 """``core.plain``: plain text in characters packed without a packer gives the packer's
 spans, and the packer resumed after any chunk gives the rest of them."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from norishiro.chunkers import CHUNKERS, Region
+from norishiro.core import compiled
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.measure import CharMeasure
 from norishiro.core.packer import Packer
@@ -165,3 +167,78 @@ def test_where_sentence_end_says_no_line_cut_line_end_finds_none(text, size, bal
         lo = min(n, s + data.draw(st.integers(0, size)))
         if sentence_end(p.bnd, size, p._balance_from, s, lo) == NO_LINE_CUT:
             assert line_end(p.bnd, size, p._balance_from, s, lo) == -1, (s, lo)
+
+
+class _Served:
+    """``_sentscan.sentence_run`` wrapped to count the chunks it finds (the loop in C must
+    serve one-line prose, or the tests comparing spans would not test it)."""
+
+    def __init__(self):
+        self.chunks = self.calls = 0
+
+    def __enter__(self):
+        self.real = compiled.native.sentence_run
+
+        def run(*args):
+            out = args[-1]
+            before = len(out)
+            got = self.real(*args)
+            self.calls += 1
+            self.chunks += len(out) - before
+            return got
+
+        compiled.native.sentence_run = run
+        return self
+
+    def __exit__(self, *exc):
+        compiled.native.sentence_run = self.real
+
+
+# one-line prose whose sentences start in lower case too (its lower-case ends are sentence cuts)
+_lower = st.lists(
+    st.sampled_from(["it held. ", "then rest. ", "e.g. one ", "Dr. Ito came. ", "ok. ", "所見なし。", "NOTE: ", "3. "]),
+    max_size=150,
+).map("".join)
+_needs_compiled = pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
+
+
+@_needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_one_line, _lined, _lower, _glued_rows, texts), st.integers(16, 160), st.booleans())
+def test_the_compiled_sentence_loop_gives_the_packers_chunks(text, size, balance):
+    """Without overlap, one-line prose's chunks come from ``_sentscan.sentence_run`` after the
+    first (balanced tails, lower-case sentence starts and line starts included)."""
+    make = _packer(text, size, 0, balance)
+    if len(text) > size:
+        with _Served():
+            assert list(plain_spans(make, text, CharMeasure(text), size, 0, balance, True)) == list(make().spans())
+
+
+_PROSE = "".join(
+    ["The scan was clear. ", "Dr. Ito agreed, and it was not repeated. ", "NOTE: rest. ", "所見なし。"][i % 4]
+    + f"Day {i} passed. "
+    for i in range(300)
+)
+_LINES = _PROSE[:3001] + "\n" + _PROSE[3001:6003] + "\n\n" + _PROSE[6003:9000] + "\n \n" + _PROSE[9000:]
+# lower-case sentence starts only from the middle on: the text's case is learnt there
+_LATER_LOWER = "The scan was clear. " * 30 + "it held. then rest. " * 200
+_GLUED = "It held. | a || b | then CRP 18.6 mEq/L Na 140. 【所見】所見なし。2026/1/8\t0.3 " * 40
+
+
+@_needs_compiled
+@pytest.mark.parametrize("size", [97, 130, 300])
+@pytest.mark.parametrize("balance", [False, True])
+@pytest.mark.parametrize(
+    "text", [_PROSE, "The scan was clear. " * 100, "it held. then rest. " * 100, _LATER_LOWER, _LINES, _GLUED]
+)
+def test_one_line_prose_is_chunked_in_the_compiled_loop(text, balance, size):
+    """Sentences of one length make the last chunks' even share move their ends back; a
+    text that starts its sentences in lower case cuts at those too; newlines and glued rows
+    are left to the packer (the loop stops near one)."""
+    make = _packer(text, size, 0, balance)
+    with _Served() as served:
+        got = list(plain_spans(make, text, CharMeasure(text), size, 0, balance, True))
+    assert got == list(make().spans())
+    if text is not _GLUED and text is not _LINES:
+        # all but the first (its paragraph scanned then), the last, and one where the case is learnt
+        assert served.chunks >= len(got) - 3

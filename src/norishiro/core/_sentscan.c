@@ -724,26 +724,45 @@ static PyObject *glued_hint(PyObject *self, PyObject *args) {
     return PyLong_FromLong(glued_mark_in(st, a, b));
 }
 
-/* line_start_hints(text, positions, firsts) -> the positions where a line may begin
-   although its newline was lost, as line_starts.may_start_line says: one of firsts, a digit,
-   S/O/A/P before a closing parenthesis, or a colon within the next 40 characters (a label);
-   only those need the full pattern. */
-static PyObject *line_start_hints(PyObject *self, PyObject *args) {
-    PyObject *text, *positions, *firsts;
-    if (!PyArg_ParseTuple(args, "UO!U", &text, &PyList_Type, &positions, &firsts)) return NULL;
-    /* filled when firsts changes: the packer asks for every window with the same string */
+/* The set of firsts (line_starts.FIRSTS), filled when the string changes: the packer asks
+   for every window with the same one. NULL with an error set. */
+static const CharSet *line_firsts(PyObject *firsts) {
     static CharSet first;
     static PyObject *filled_from = NULL;
     if (firsts != filled_from) {
         memset(&first, 0, sizeof first);
+        Py_XSETREF(filled_from, NULL);
         if (fill_set(&first, firsts) < 0) return NULL;
         Py_INCREF(firsts);
-        Py_XSETREF(filled_from, firsts);
+        filled_from = firsts;
     }
+    return &first;
+}
+
+/* line_starts.may_start_line at p (0 <= p < n): one of firsts, a digit, S/O/A/P before a
+   closing parenthesis, or a colon within the next 40 characters (a label) */
+static int may_start_line_at(const State *st, const CharSet *first, Py_ssize_t p) {
+    Py_ssize_t n = st->n;
+    Py_UCS4 c = AT(p);
+    int may = in_set(first, c) || Py_UNICODE_ISDIGIT(c) ||
+              ((c == 'S' || c == 'O' || c == 'A' || c == 'P') && p + 1 < n && (AT(p + 1) == 0xFF09 || AT(p + 1) == ')'));
+    for (Py_ssize_t j = p, stop = p + 40 < n ? p + 40 : n; !may && j < stop; j++)
+        may = AT(j) == ':' || AT(j) == 0xFF1A;
+    return may;
+}
+
+/* line_start_hints(text, positions, firsts) -> the positions where a line may begin
+   although its newline was lost, as line_starts.may_start_line says (may_start_line_at);
+   only those need the full pattern. */
+static PyObject *line_start_hints(PyObject *self, PyObject *args) {
+    PyObject *text, *positions, *firsts;
+    if (!PyArg_ParseTuple(args, "UO!U", &text, &PyList_Type, &positions, &firsts)) return NULL;
+    const CharSet *first = line_firsts(firsts);
+    if (!first) return NULL;
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t n = st->n = PyUnicode_GET_LENGTH(text);
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(positions); k++) {
@@ -751,11 +770,7 @@ static PyObject *line_start_hints(PyObject *self, PyObject *args) {
         Py_ssize_t p = PyLong_AsSsize_t(item);
         if (p == -1 && PyErr_Occurred()) goto fail;
         if (p < 0 || p >= n) continue;
-        Py_UCS4 c = AT(p);
-        int may = in_set(&first, c) || Py_UNICODE_ISDIGIT(c) ||
-                  ((c == 'S' || c == 'O' || c == 'A' || c == 'P') && p + 1 < n && (AT(p + 1) == 0xFF09 || AT(p + 1) == ')'));
-        for (Py_ssize_t j = p, stop = p + 40 < n ? p + 40 : n; !may && j < stop; j++)
-            may = AT(j) == ':' || AT(j) == 0xFF1A;
+        int may = may_start_line_at(st, first, p);
         if (may && PyList_Append(out, item) < 0) goto fail;
     }
     return out;
@@ -1928,6 +1943,155 @@ static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (append_span(out, s, e, e - s) < 0) return NULL;
     }
     return Py_BuildValue("(nnn)", s, e, first);
+}
+
+/* items[a:b] of a sorted list of positions, as the range of indices holding (lo, hi] */
+static void window_range(PyObject *list, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t *a, Py_ssize_t *b) {
+    *a = index_after(list, lo);
+    *b = index_after(list, hi);
+    if (*b < *a) *b = *a;
+}
+
+/* A line evidently begins at the sentence cut item: 1, 0, -1 with an error set. Only where
+   line_starts.may_start_line holds is line_start(item) asked (Boundaries.line_start, which
+   keeps its decisions). */
+static int line_start_cut(const State *st, const CharSet *first, PyObject *line_start, PyObject *item) {
+    Py_ssize_t c = PyLong_AsSsize_t(item);
+    if (c == -1 && PyErr_Occurred()) return -1;
+    if (c < 0 || c >= st->n || !may_start_line_at(st, first, c)) return 0;
+    PyObject *said = PyObject_CallOneArg(line_start, item);
+    if (!said) return -1;
+    int yes = PyObject_IsTrue(said);
+    Py_DECREF(said);
+    return yes;
+}
+
+/* sentence_run(text, paras, memo, lower_text, line_start, firsts, size, balance_from, s, e, out)
+   -> (s, e)
+
+   plain.plain_spans' loop without overlap where plain.sentence_end gives every end: one-line
+   prose, whose every chunk ends at the line level's or the sentence level's farthest cut.
+   From the chunk s..e (already in out), each next chunk starts at the last one's end p and
+   ends, as sentence_end says, at the farthest sentence cut in (p, p + size] where a line
+   evidently begins, else the farthest sentence cut (from p >= balance_from on, where the
+   last chunks share the rest evenly, moved back to the first cut of its level from the even
+   share on); each is appended to out as (p, end, end - p). It stops, returning the last
+   chunk, where Python must decide: the text's end within reach, a paragraph cut in the
+   window (paragraph_end's), a chunk starting on white space, a newline within 257
+   characters before p or in the window (search_start's reach), a glued row's mark near it
+   (glued_near), a paragraph not scanned whole yet (memo: (cuts, lower_cuts) by its start),
+   lower-case sentence ends in a text whose case is not known (lower_text -1), or no
+   sentence cut. line_start(p): a line evidently begins at the cut p (Boundaries.line_start);
+   firsts: line_starts.FIRSTS. */
+static PyObject *sentence_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyDict_Check(args[2]) ||
+        !PyUnicode_Check(args[5]) || !PyList_Check(args[10])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "sentence_run(text, paras, memo, lower_text, line_start, firsts, size, balance_from, s, e, out)");
+        return NULL;
+    }
+    PyObject *text = args[0], *paras = args[1], *memo = args[2], *line_start = args[4], *out = args[10];
+    long lower_text = PyLong_AsLong(args[3]);
+    Py_ssize_t size = PyLong_AsSsize_t(args[6]), balance_from = PyLong_AsSsize_t(args[7]);
+    Py_ssize_t s = PyLong_AsSsize_t(args[8]), e = PyLong_AsSsize_t(args[9]);
+    if (PyErr_Occurred()) return NULL;
+    const CharSet *first = line_firsts(args[5]);
+    if (!first) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n;
+    if (size <= 0 || s < 0 || e < s || e > n) {
+        PyErr_SetString(PyExc_ValueError, "sentence_run: a positive size and a chunk 0 <= s <= e <= len(text)");
+        return NULL;
+    }
+    PyObject *merged = NULL; /* the window's cuts when lower-case ends join them */
+    while (e < n) {
+        Py_ssize_t p = e, hi = p + size;
+        if (hi >= n || Py_UNICODE_ISSPACE(AT(p))) break;
+        /* no_newline's search (and a paragraph cut in the window, paragraph_end's, follows a
+           newline too): Python's */
+        Py_ssize_t nl = PyUnicode_FindChar(text, '\n', p > 257 ? p - 257 : 0, hi, 1);
+        if (nl == -2) goto fail;
+        if (nl >= 0) break;
+        Py_ssize_t j = index_after(paras, p), pstart = j ? item_at(paras, j - 1) : 0; /* the paragraph's start */
+        if (pstart == -1 && PyErr_Occurred()) goto fail;
+        if (glued_mark_in(st, p > 16 ? p - 16 : 0, hi + 16 < n ? hi + 16 : n)) break;
+        PyObject *key = PyLong_FromSsize_t(pstart);
+        if (!key) goto fail;
+        PyObject *got = PyDict_GetItemWithError(memo, key); /* borrowed */
+        Py_DECREF(key);
+        if (!got) {
+            if (PyErr_Occurred()) goto fail;
+            break; /* the paragraph is not scanned whole: Python scans it */
+        }
+        if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2 || !PyList_Check(PyTuple_GET_ITEM(got, 0)) ||
+            !PyList_Check(PyTuple_GET_ITEM(got, 1))) {
+            PyErr_SetString(PyExc_TypeError, "memo: (cuts, lower_cuts), two lists");
+            goto fail;
+        }
+        PyObject *cuts = PyTuple_GET_ITEM(got, 0), *lower = PyTuple_GET_ITEM(got, 1);
+        Py_ssize_t a, b, la, lb;
+        window_range(cuts, p, hi, &a, &b);
+        window_range(lower, p, hi, &la, &lb);
+        if (PyErr_Occurred()) goto fail;
+        if (lb > la) { /* SentenceWindows.window: both kinds are sentence cuts in a lower-case text */
+            if (lower_text < 0) break;
+            if (lower_text) {
+                merged = PyList_New(0);
+                if (!merged) goto fail;
+                while (a < b || la < lb) {
+                    Py_ssize_t x = a < b ? item_at(cuts, a) : -1, y = la < lb ? item_at(lower, la) : -1;
+                    if (PyErr_Occurred()) goto fail;
+                    PyObject *item;
+                    if (y < 0 || (x >= 0 && x <= y)) {
+                        item = PyList_GET_ITEM(cuts, a++);
+                        if (x == y) la++;
+                    } else {
+                        item = PyList_GET_ITEM(lower, la++);
+                    }
+                    if (PyList_Append(merged, item) < 0) goto fail;
+                }
+                cuts = merged, a = 0, b = PyList_GET_SIZE(merged);
+            }
+        }
+        if (b == a) {
+            Py_CLEAR(merged);
+            break; /* no sentence cut: the packer's search */
+        }
+        Py_ssize_t end = -1, k = b - 1;
+        for (; k >= a; k--) { /* the line level: farthest first */
+            int yes = line_start_cut(st, first, line_start, PyList_GET_ITEM(cuts, k));
+            if (yes < 0) goto fail;
+            if (yes) break;
+        }
+        int line = k >= a;
+        end = item_at(cuts, line ? k : b - 1); /* else the sentence level */
+        if (end == -1 && PyErr_Occurred()) goto fail;
+        Py_ssize_t share = p >= balance_from ? even_share(n - p, size) : 0;
+        Py_ssize_t t = p + share < n ? p + share : n;
+        if (share && t < end) { /* plain._share_end: the first cut of the level from t on */
+            for (Py_ssize_t i = a; i < b; i++) {
+                Py_ssize_t c = item_at(cuts, i);
+                if (c == -1 && PyErr_Occurred()) goto fail;
+                if (c < t) continue;
+                if (c >= end) break;
+                int yes = line ? line_start_cut(st, first, line_start, PyList_GET_ITEM(cuts, i)) : 1;
+                if (yes < 0) goto fail;
+                if (yes) {
+                    end = c;
+                    break;
+                }
+            }
+        }
+        Py_CLEAR(merged);
+        s = p, e = end;
+        if (append_span(out, s, e, e - s) < 0) goto fail;
+    }
+    Py_XDECREF(merged);
+    return Py_BuildValue("(nn)", s, e);
+fail:
+    Py_XDECREF(merged);
+    return NULL;
 }
 
 /* what may close a sentence before the next one's first letter (sentences._STARTS_AFTER_END) */
@@ -3247,6 +3411,9 @@ static PyMethodDef methods[] = {
     {"overlap_start", (PyCFunction)(void (*)(void))overlap_start, METH_FASTCALL,
      "overlap_start((text, paras, soft_wraps, decide, is_soft, memo, glued, emotes, widths), lo, hi, lower_text, atoms) "
      "-> first, 0, <0"},
+    {"sentence_run", (PyCFunction)(void (*)(void))sentence_run, METH_FASTCALL,
+     "sentence_run(text, paras, memo, lower_text, line_start, firsts, size, balance_from, s, e, out) "
+     "-> (s, e): plain_spans' loop where sentence_end gives every end"},
     {"overlap_run", (PyCFunction)(void (*)(void))overlap_run, METH_FASTCALL,
      "overlap_run(context, lower_text, size, balance_from, back, s, e, out) -> (s, e, first): plain_spans' loop "
      "with overlap while no chunk needs the packer"},

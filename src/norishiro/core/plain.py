@@ -15,9 +15,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from itertools import chain
 
+from . import compiled
 from .boundaries import Boundaries
 from .levels import LINE, SENTENCE
-from .line_starts import may_start_lines
+from .line_starts import FIRSTS, may_start_lines
 from .measure import Measure
 from .newlines import no_newline
 
@@ -174,6 +175,8 @@ def plain_spans(
                 got = -1
         return got
 
+    # without overlap, in one-line prose, the compiled loop finds the chunks sentence_end would
+    ends = _sentence_run(bnd, size, balance_from) if lost_lines and run is None else None
     s, e, first = run(0, 0, out) if run is not None else (0, 0, 0)
     if not out:
         e = end_of(0, 0)
@@ -185,6 +188,10 @@ def plain_spans(
         out.append((s, e, e - s))
         first = None  # the compiled loop not asked yet
     while e < n:
+        if ends is not None:
+            s, e = ends(s, e, out)
+            if e >= n:
+                break
         nxt = e
         if run is not None:
             if first is None:
@@ -203,3 +210,20 @@ def plain_spans(
         s, e, first = nxt, got, None
         out.append((s, e, e - s))
     return out
+
+
+def _sentence_run(bnd: Boundaries, size: int, balance_from: int):
+    """``(s, e, out) -> (s, e)``: from the chunk ``s..e``, the next chunks of a "\\n"-only text
+    whose ends ``sentence_end`` gives from a paragraph scanned whole (one-line prose),
+    appended to ``out`` in one compiled loop (see ``_sentscan.sentence_run``), and the last
+    chunk; None where the compiled module is not there."""
+    if not (bnd.lf and compiled.active()):
+        return None
+    text, paras, sw = bnd.text, bnd.paragraph_cuts(), bnd.sentences
+    call, memo, line_start = compiled.native.sentence_run, sw.memo, bnd.line_start
+
+    def ends(s: int, e: int, out: list) -> tuple[int, int]:
+        case = -1 if sw.lower_text is None else int(sw.lower_text)
+        return call(text, paras, memo, case, line_start, FIRSTS, size, balance_from, s, e, out)
+
+    return ends
