@@ -10,7 +10,7 @@ from norishiro.core import compiled
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.measure import CharMeasure
 from norishiro.core.packer import Packer
-from norishiro.core.plain import NO_LINE_CUT, line_end, paragraph_end, plain_spans, sentence_end
+from norishiro.core.plain import NO_CUT, NO_LINE_CUT, line_end, paragraph_end, plain_spans, sentence_end
 from test_properties import texts
 
 # clinical text with its single newlines lost: paragraphs, sentences, glued rows and dates
@@ -46,6 +46,10 @@ _wrapped = st.lists(
 ).map("\n\n".join)
 
 
+# the recursive chunker's end levels after the sentence (plain_spans' ``finer``)
+_FINER = tuple(sorted(CHUNKERS["recursive"].end_levels)[3:])
+
+
 def _packer(text: str, size: int, overlap: int, balance: bool):
     chunker = CHUNKERS["recursive"]
 
@@ -79,6 +83,7 @@ def test_plain_spans_are_the_packers(text, size, overlap, balance):
     if len(text) > size:
         assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance)) == want
         assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True)) == want
+        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True, None, _FINER)) == want
     for k, (s, e, _n) in enumerate(want):  # resumed after any chunk: the rest
         assert list(make().spans(after=(s, e))) == want[k + 1 :]
 
@@ -91,7 +96,9 @@ def test_text_that_lost_its_lines_ends_at_the_packers_sentence_and_line_cuts(tex
     overlap = min(overlap, size - 1)
     make = _packer(text, size, overlap, balance)
     if len(text) > size:
-        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True)) == list(make().spans())
+        want = list(make().spans())
+        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True)) == want
+        assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True, None, _FINER)) == want
 
 
 @settings(max_examples=100, deadline=None)
@@ -156,7 +163,7 @@ _glued_rows = st.lists(
     st.data(),
 )
 def test_where_sentence_end_says_no_line_cut_line_end_finds_none(text, size, balance, data):
-    """``NO_LINE_CUT`` spares ``line_end``: a window without a newline or a glued row, where
+    """``NO_LINE_CUT`` (and ``NO_CUT``) spares ``line_end``: a window without a newline or a glued row, where
     no sentence cut serves, holds no line cut that serves either."""
     p = _packer(text, size, 0, balance)()
     n = len(text)
@@ -165,7 +172,7 @@ def test_where_sentence_end_says_no_line_cut_line_end_finds_none(text, size, bal
     for _ in range(30):
         s = data.draw(st.integers(0, n - 1))
         lo = min(n, s + data.draw(st.integers(0, size)))
-        if sentence_end(p.bnd, size, p._balance_from, s, lo) == NO_LINE_CUT:
+        if sentence_end(p.bnd, size, p._balance_from, s, lo) in (NO_LINE_CUT, NO_CUT):
             assert line_end(p.bnd, size, p._balance_from, s, lo) == -1, (s, lo)
 
 
@@ -220,8 +227,21 @@ _PROSE = "".join(
     for i in range(300)
 )
 _LINES = _PROSE[:3001] + "\n" + _PROSE[3001:6003] + "\n\n" + _PROSE[6003:9000] + "\n \n" + _PROSE[9000:]
+# paragraphs of one line that start with a combining mark: the cut after the newline before
+# moves past it, into the window
+_MARKED = ("The scan was clear. " * 40 + "\n\u0301") * 3 + "\n\n\u0301\u0301" + "The scan was clear. " * 40
 # lower-case sentence starts only from the middle on: the text's case is learnt there
 _LATER_LOWER = "The scan was clear. " * 30 + "it held. then rest. " * 200
+# windows without a sentence cut: lower-case sentence ends in a text that starts its
+# sentences in upper case, a table joined into one line (clause and word cuts), one long word
+_FINER_TEXTS = [
+    "The scan was clear. " * 200 + "it was done. then more " * 100 + "The scan was clear. " * 200,
+    "    |dpkg   |V:919,|5989|low level package management, and more |  " * 60,
+    "Intro. " + "x" * 900 + " End. " + "y" * 400,
+    # a chunk inside a run of spaces whose window's only sentence cut ends the run: the packer
+    # looks past the white space
+    "Go. " + " " * 500 + "y is here, and more words here " * 20,
+]
 _GLUED = "It held. | a || b | then CRP 18.6 mEq/L Na 140. 【所見】所見なし。2026/1/8\t0.3 " * 40
 
 
@@ -229,16 +249,27 @@ _GLUED = "It held. | a || b | then CRP 18.6 mEq/L Na 140. 【所見】所見な�
 @pytest.mark.parametrize("size", [97, 130, 300])
 @pytest.mark.parametrize("balance", [False, True])
 @pytest.mark.parametrize(
-    "text", [_PROSE, "The scan was clear. " * 100, "it held. then rest. " * 100, _LATER_LOWER, _LINES, _GLUED]
+    "text",
+    [
+        _PROSE,
+        "The scan was clear. " * 100,
+        "it held. then rest. " * 100,
+        _LATER_LOWER,
+        _LINES,
+        _MARKED,
+        _GLUED,
+        *_FINER_TEXTS,
+    ],
 )
 def test_one_line_prose_is_chunked_in_the_compiled_loop(text, balance, size):
     """Sentences of one length make the last chunks' even share move their ends back; a
     text that starts its sentences in lower case cuts at those too; newlines and glued rows
-    are left to the packer (the loop stops near one)."""
+    are left to the packer (the loop stops near one), and windows without a sentence cut to
+    ``finer_end``."""
     make = _packer(text, size, 0, balance)
     with _Served() as served:
-        got = list(plain_spans(make, text, CharMeasure(text), size, 0, balance, True))
+        got = list(plain_spans(make, text, CharMeasure(text), size, 0, balance, True, None, _FINER))
     assert got == list(make().spans())
-    if text is not _GLUED and text is not _LINES:
+    if text not in (_GLUED, _LINES, _MARKED, *_FINER_TEXTS):
         # all but the first (its paragraph scanned then), the last, and one where the case is learnt
         assert served.chunks >= len(got) - 3

@@ -98,6 +98,10 @@ class PackingChunker:
     def _lost_lines(self) -> bool:  # plain_spans' ``lost_lines``: the line, then the sentence
         return sorted(self.end_levels)[1:3] == [LINE, SENTENCE]
 
+    @cached_property
+    def _finer(self) -> tuple[Level, ...]:  # plain_spans' ``finer``: the end levels after those
+        return tuple(sorted(self.end_levels)[3:]) if self._lost_lines else ()
+
     def one_chunk(self, text: str, measure: Measure, size: int, head: str) -> int | None:
         """The size of the one chunk that a region of ``text`` is, with ``head`` (its prefix
         at 0) in front, when it is one (else None): in characters, when the packer would end
@@ -125,7 +129,15 @@ class PackingChunker:
             if self._plain[region.overlap > 0] and not (self.keeps_structure and (region.atoms or region.heads)):
                 make = partial(self._packer, region)
                 return plain_spans(
-                    make, text, measure, region.size, region.overlap, self._balance, self._lost_lines, region.paragraphs
+                    make,
+                    text,
+                    measure,
+                    region.size,
+                    region.overlap,
+                    self._balance,
+                    self._lost_lines,
+                    region.paragraphs,
+                    self._finer,
                 )
         else:
             whole = self.one_chunk(text, measure, region.size, region.prefix(0) if region.prefix else "")

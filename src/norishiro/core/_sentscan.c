@@ -1970,15 +1970,15 @@ static int line_start_cut(const State *st, const CharSet *first, PyObject *line_
    -> (s, e)
 
    plain.plain_spans' loop without overlap where plain.sentence_end gives every end: one-line
-   prose, whose every chunk ends at the line level's or the sentence level's farthest cut.
+   prose (or a paragraph of it), whose every chunk ends at the line level's or the sentence level's farthest cut.
    From the chunk s..e (already in out), each next chunk starts at the last one's end p and
    ends, as sentence_end says, at the farthest sentence cut in (p, p + size] where a line
    evidently begins, else the farthest sentence cut (from p >= balance_from on, where the
    last chunks share the rest evenly, moved back to the first cut of its level from the even
    share on); each is appended to out as (p, end, end - p). It stops, returning the last
    chunk, where Python must decide: the text's end within reach, a paragraph cut in the
-   window (paragraph_end's), a chunk starting on white space, a newline within 257
-   characters before p or in the window (search_start's reach), a glued row's mark near it
+   window (paragraph_end's), a chunk starting on white space, a newline in the window or a
+   character at p that may be a combining mark (no_newline_cut), a glued row's mark near it
    (glued_near), a paragraph not scanned whole yet (memo: (cuts, lower_cuts) by its start),
    lower-case sentence ends in a text whose case is not known (lower_text -1), or no
    sentence cut. line_start(p): a line evidently begins at the cut p (Boundaries.line_start);
@@ -2008,11 +2008,11 @@ static PyObject *sentence_run(PyObject *self, PyObject *const *args, Py_ssize_t 
     while (e < n) {
         Py_ssize_t p = e, hi = p + size;
         if (hi >= n || Py_UNICODE_ISSPACE(AT(p))) break;
-        /* no_newline's search (and a paragraph cut in the window, paragraph_end's, follows a
-           newline too): Python's */
-        Py_ssize_t nl = PyUnicode_FindChar(text, '\n', p > 257 ? p - 257 : 0, hi, 1);
+        /* a newline's cut in the window, newlines.no_newline_cut (a paragraph cut there,
+           paragraph_end's, follows a newline too), or perhaps one moved past a mark at p */
+        Py_ssize_t nl = PyUnicode_FindChar(text, '\n', p, hi, 1);
         if (nl == -2) goto fail;
-        if (nl >= 0) break;
+        if (nl >= 0 || !surely_no_extend(AT(p))) break;
         Py_ssize_t j = index_after(paras, p), pstart = j ? item_at(paras, j - 1) : 0; /* the paragraph's start */
         if (pstart == -1 && PyErr_Occurred()) goto fail;
         if (glued_mark_in(st, p > 16 ? p - 16 : 0, hi + 16 < n ? hi + 16 : n)) break;

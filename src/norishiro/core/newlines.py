@@ -9,7 +9,7 @@ import re
 from . import compiled
 from .chars import EXTEND, snap
 
-__all__ = ["lf_only", "crlf_only", "no_newline", "last_lf_cut", "search_start"]
+__all__ = ["lf_only", "crlf_only", "no_newline", "no_newline_cut", "last_lf_cut", "search_start"]
 
 
 def _no_other_break(text: str) -> bool:
@@ -64,6 +64,15 @@ def no_newline(text: str, lo: int, hi: int) -> bool:
     """No newline where a line cut in ``(lo, hi]`` could follow one (searched from
     ``search_start``): the window needs no search."""
     return text.find("\n", search_start(text, lo), hi) < 0
+
+
+def no_newline_cut(text: str, lo: int, hi: int) -> bool:
+    """No cut after a run of newlines of a "\\n"-only text falls in ``(lo, hi]``: no "\\n" in
+    ``[lo, hi)``, and no combining mark at ``lo`` onto whose end the cut of a run that ends at
+    ``lo`` would be moved. (``no_newline`` says more: no newline even shortly before ``lo``.)
+    A window that starts a paragraph lost no lines, but has no line cut but its sentence
+    ends and glued rows."""
+    return text.find("\n", lo, hi) < 0 and not (lo < len(text) and text[lo] >= "\u0300" and EXTEND.match(text, lo))
 
 
 _BLANK = re.compile(r"[ \t\u3000]*")  # what last_lf_cut skips after a newline

@@ -12,21 +12,23 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import chain
 
 from . import compiled
 from .boundaries import Boundaries
-from .levels import LINE, SENTENCE
+from .levels import GRAPHEME, LINE, SENTENCE, Level
 from .line_starts import FIRSTS, may_start_lines
 from .measure import Measure
-from .newlines import no_newline
+from .newlines import no_newline_cut
 
 __all__ = [
     "paragraph_end",
     "sentence_end",
+    "finer_end",
     "line_end",
     "NO_LINE_CUT",
+    "NO_CUT",
     "find_ink",
     "past_blank",
     "plain_spans",
@@ -35,6 +37,7 @@ __all__ = [
 
 Span = tuple[int, int, int]
 NO_LINE_CUT = -2  # sentence_end: the search must look, and line_end would find nothing
+NO_CUT = -3  # sentence_end: no line and no sentence cut in the window (finer_end may answer)
 BALANCED_TAIL = 4  # with ``balance``, the last chunks of a text (at most this many) share it evenly
 # find_ink(text, s, e): the first character of text[s:e] that is not white space, or None
 find_ink = re.compile(r"\S").search
@@ -91,27 +94,49 @@ def paragraph_end(text: str, para: list[int], size: int, balance_from: int, s: i
 
 def sentence_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> int:
     """The packer's end where no paragraph cut serves and the window ``(lo, s + size]``, before
-    the text's end, lost its lines (no newline, no glued row): its farthest sentence cut where
-    a line evidently begins (the line level), else its farthest sentence cut, each moved back
-    to an even share as ``paragraph_end`` does; -1 where the packer's search must look (no
-    sentence cut, a newline, a chunk of white space alone), ``NO_LINE_CUT`` where it must
-    and the window has no line cut either (``line_end`` would find none: without a newline or
-    a glued row, the line cuts are sentence cuts). For the levels paragraph, line, sentence
+    the text's end, lost its lines (no newline's cut, no glued row: one-line prose, or the
+    start of a paragraph longer than the budget): its farthest sentence cut where a line
+    evidently begins (the line level), else its farthest sentence cut, each moved back to an
+    even share as ``paragraph_end`` does; -1 where the packer's search must look (a newline,
+    a glued row), ``NO_LINE_CUT`` where it must and the window has no line cut either (a chunk
+    of white space alone), ``NO_CUT`` where the window has no sentence cut at all (then none
+    of the line level either: without a newline or a glued row, the line cuts are sentence
+    cuts; ``finer_end`` looks at the finer levels). For the levels paragraph, line, sentence
     in this order: one-line prose, whose every chunk would need the search."""
     text = bnd.text
     n, hi = len(text), s + size
-    if hi >= n or not bnd.lf or not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # glued: a whole-text look
+    if hi >= n or not bnd.lf or not no_newline_cut(text, lo, hi) or bnd.glued_near(lo, hi):  # glued: a whole-text look
         return -1
     cuts = bnd.window_cuts(SENTENCE, lo, hi)
     level, e = LINE, next((c for c in reversed(may_start_lines(text, cuts)) if bnd.line_start(c)), -1)
     if e < 0:
         if not cuts:
-            return NO_LINE_CUT
+            return NO_CUT
         level, e = SENTENCE, cuts[-1]
     if s >= balance_from and (t := _share_end(n, size, s, lo)) < e:  # balanced at the level of e
         e = next((c for c in bnd.window_cuts(level, t - 1, e, packing=True) if c >= t), e)
     # white space alone up to e: up to the line cut, if any, too (it is e or before it)
     return NO_LINE_CUT if text[s].isspace() and find_ink(text, s, e) is None else e
+
+
+def finer_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int, levels: Sequence[Level]) -> int:
+    """The packer's end where ``sentence_end`` said ``NO_CUT`` (a window with no line and no
+    sentence cut: a table or a listing joined into one line): the farthest cut of the first
+    of ``levels`` (the end levels after the sentence, in order) that has one in the window,
+    moved back to an even share as ``sentence_end`` does; -1 where the packer's search must
+    look (the grapheme level, a chunk of white space alone)."""
+    text = bnd.text
+    hi = s + size
+    for level in levels:
+        if level is GRAPHEME:
+            return -1
+        cuts = bnd.window_cuts(level, lo, hi, tail_only=True, packing=True)
+        if cuts:
+            e = cuts[-1]
+            if s >= balance_from and (t := _share_end(len(text), size, s, lo)) < e:  # balanced
+                e = next((c for c in bnd.window_cuts(level, t - 1, e, packing=True) if c >= t), e)
+            return -1 if text[s].isspace() and find_ink(text, s, e) is None else e
+    return -1
 
 
 def line_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> int:
@@ -141,6 +166,7 @@ def plain_spans(
     balance: bool,
     lost_lines: bool = False,
     paragraphs: list[int] | None = None,
+    finer: Sequence[Level] = (),
 ) -> Iterable[Span]:
     """``packer(boundaries).spans()`` for plain text in characters longer than ``size``,
     with the paragraph level first (and the sentence level first for overlap). A chunk that
@@ -152,8 +178,9 @@ def plain_spans(
     a share of chunking a short text; the list holds three numbers per chunk), then the
     packer's spans, lazily, where it takes over. ``lost_lines``: the levels after the
     paragraph are the line and the sentence, and ``sentence_end``, then ``line_end``,
-    serve where no paragraph cut does. ``paragraphs``: the text's paragraph cuts, where the
-    caller has them (see ``Boundaries``)."""
+    serve where no paragraph cut does, and ``finer_end`` with the end levels ``finer`` (those
+    after the sentence) where the window has no sentence cut. ``paragraphs``: the text's
+    paragraph cuts, where the caller has them (see ``Boundaries``)."""
     n = len(text)
     bnd = Boundaries(text, paragraphs=paragraphs)
     para = bnd.paragraph_cuts()
@@ -171,6 +198,8 @@ def plain_spans(
             got = sentence_end(bnd, size, balance_from, s, lo)
             if got == -1:
                 got = line_end(bnd, size, balance_from, s, lo)
+            elif got == NO_CUT:
+                got = finer_end(bnd, size, balance_from, s, lo, finer) if finer else -1
             elif got == NO_LINE_CUT:
                 got = -1
         return got
