@@ -189,14 +189,21 @@ def plain_spans(
     out: list[Span] = []
     # with overlap, the compiled loop finds the first chunks too, where paragraph cuts serve
     run = bnd.overlap_run(overlap + 1, size, balance_from) if overlap > 0 else None
+    # without overlap, the compiled loop that finds the chunks sentence_end would (one-line
+    # prose), made when sentence_end first gives an end (a short text's chunks need none)
+    ends = None
 
     def end_of(s: int, lo: int) -> int:
         """The chunk's end where a paragraph cut, or (``lost_lines``) a sentence or line cut
         serves without the packer; -1 where its search must look."""
+        nonlocal ends
         got = paragraph_end(text, para, size, balance_from, s, lo)
         if got == -1 and lost_lines:
             got = sentence_end(bnd, size, balance_from, s, lo)
-            if got == -1:
+            if got >= 0:
+                if ends is None and run is None:
+                    ends = _sentence_run(bnd, size, balance_from) or False
+            elif got == -1:
                 got = line_end(bnd, size, balance_from, s, lo)
             elif got == NO_CUT:
                 got = finer_end(bnd, size, balance_from, s, lo, finer) if finer else -1
@@ -204,8 +211,6 @@ def plain_spans(
                 got = -1
         return got
 
-    # without overlap, in one-line prose, the compiled loop finds the chunks sentence_end would
-    ends = _sentence_run(bnd, size, balance_from) if lost_lines and run is None else None
     s, e, first = run(0, 0, out) if run is not None else (0, 0, 0)
     if not out:
         e = end_of(0, 0)
@@ -217,7 +222,7 @@ def plain_spans(
         out.append((s, e, e - s))
         first = None  # the compiled loop not asked yet
     while e < n:
-        if ends is not None:
+        if ends:
             s, e = ends(s, e, out)
             if e >= n:
                 break
@@ -245,11 +250,12 @@ def _sentence_run(bnd: Boundaries, size: int, balance_from: int):
     """``(s, e, out) -> (s, e)``: from the chunk ``s..e``, the next chunks of a "\\n"-only text
     whose ends ``sentence_end`` gives from a paragraph scanned whole (one-line prose),
     appended to ``out`` in one compiled loop (see ``_sentscan.sentence_run``), and the last
-    chunk; None where the compiled module is not there."""
+    chunk; None where the compiled module is not there. For a ``bnd`` whose sentence cuts
+    were asked for (``sentence_end`` made them)."""
     if not (bnd.lf and compiled.active()):
         return None
-    text, paras, sw = bnd.text, bnd.paragraph_cuts(), bnd.sentences
-    call, memo, line_start = compiled.native.sentence_run, sw.memo, bnd.line_start
+    sw, call = bnd.sentences, compiled.native.sentence_run
+    text, paras, memo, line_start = bnd.text, bnd.paragraph_cuts(), sw.memo, bnd.line_start
 
     def ends(s: int, e: int, out: list) -> tuple[int, int]:
         case = -1 if sw.lower_text is None else int(sw.lower_text)
