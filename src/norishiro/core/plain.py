@@ -232,8 +232,14 @@ def plain_spans(
                 s, e, first = run(s, e, out)  # the chunks that need no Python round, compiled
                 if e >= n:
                     break
-            if first <= 0:  # the search's generators must look
-                return chain(out, (made or packer(bnd)).spans(after=(s, e)))
+            if first <= 0:  # the overlap search's generators must look for the start
+                made = made or packer(bnd)
+                got = _searched(made, s, e, first, end_of)
+                if got is None:
+                    return chain(out, made.spans(after=(s, e)))
+                s, e, first = got[0], got[1], None
+                out.append((s, e, e - s))
+                continue
             nxt = first
         got = end_of(nxt, e)
         if got == -1:
@@ -244,6 +250,23 @@ def plain_spans(
         s, e, first = nxt, got, None
         out.append((s, e, e - s))
     return out
+
+
+def _searched(p, s: int, e: int, first: int, end_of) -> tuple[int, int] | None:
+    """The chunk after ``s..e`` as one round of the packer's ``spans`` finds it where the
+    compiled pass found no overlap start at the sentence level (``first`` 0) or left it to
+    the search (-1): the overlap search's candidates in order, each ended by ``end_of`` or
+    the packer's ``find_end``; None where none of the first eight has an end (the packer
+    goes on). One-line prose with long sentences, whose overlap starts at a clause or word."""
+    for tries, cand in enumerate(p.overlap_starts(s, e, first)):
+        if tries >= 8:
+            break
+        got = end_of(cand, e)
+        if got == -1:
+            got = p.find_end(cand, e)
+        if got is not None:
+            return cand, got
+    return None
 
 
 def _sentence_run(bnd: Boundaries, size: int, balance_from: int):
