@@ -273,3 +273,8 @@ def test_one_line_prose_is_chunked_in_the_compiled_loop(text, balance, size):
     if text not in (_GLUED, _LINES, _MARKED, *_FINER_TEXTS):
         # all but the first (its paragraph scanned then), the last, and one where the case is learnt
         assert served.chunks >= len(got) - 3
+    overlap = size // 3  # with overlap the compiled overlap loop takes sentence_end's ends
+    make = _packer(text, size, overlap, balance)
+    assert list(plain_spans(make, text, CharMeasure(text), size, overlap, balance, True, None, _FINER)) == list(
+        make().spans()
+    )

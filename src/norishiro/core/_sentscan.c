@@ -1885,28 +1885,158 @@ static Py_ssize_t plain_paragraph_end(PyObject *text, PyObject *paras, Py_ssize_
     return e;
 }
 
-/* overlap_run(context, lower_text, size, balance_from, back, s, e, out) -> (s, e, first)
+/* items[a:b] of a sorted list of positions, as the range of indices holding (lo, hi] */
+static void window_range(PyObject *list, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t *a, Py_ssize_t *b) {
+    *a = index_after(list, lo);
+    *b = index_after(list, hi);
+    if (*b < *a) *b = *a;
+}
+
+/* A line evidently begins at the sentence cut item: 1, 0, -1 with an error set. Only where
+   line_starts.may_start_line holds is line_start(item) asked (Boundaries.line_start, which
+   keeps its decisions). */
+static int line_start_cut(const State *st, const CharSet *first, PyObject *line_start, PyObject *item) {
+    Py_ssize_t c = PyLong_AsSsize_t(item);
+    if (c == -1 && PyErr_Occurred()) return -1;
+    if (c < 0 || c >= st->n || !may_start_line_at(st, first, c)) return 0;
+    PyObject *said = PyObject_CallOneArg(line_start, item);
+    if (!said) return -1;
+    int yes = PyObject_IsTrue(said);
+    Py_DECREF(said);
+    return yes;
+}
+
+/* What plain.sentence_end reads of one text: the text, its paragraph cuts, the paragraphs scanned whole
+   (SentenceWindows.memo: (cuts, lower_cuts) by their start), whether it starts its sentences
+   in lower case (1, 0, -1 not known yet), line_start(p) (Boundaries.line_start) and
+   line_starts.FIRSTS as a set; the budget and where the balanced tail begins. */
+typedef struct {
+    PyObject *text, *paras, *memo, *line_start;
+    const CharSet *first;
+    long lower_text;
+    Py_ssize_t size, balance_from;
+} SentenceEnds;
+
+/* plain.sentence_end(bnd, size, balance_from, s, lo) where it gives an end: the farthest
+   sentence cut in (lo, s + size] where a line evidently begins, else the farthest sentence
+   cut (from s >= balance_from on, where the last chunks share the rest evenly, moved back
+   to the first cut of its level from the even share on). -1 where Python must decide: the
+   text's end within reach, a chunk starting on white space, a newline in the window or a
+   character at lo that may be a combining mark (no_newline_cut; a paragraph cut in the
+   window, paragraph_end's, follows a newline too), a glued row's mark near it (glued_near),
+   a paragraph not scanned whole yet, lower-case sentence ends in a text whose case is not
+   known, or no sentence cut. -2 with an error set. */
+static Py_ssize_t sentence_end_at(State *st, const SentenceEnds *se, Py_ssize_t s, Py_ssize_t lo) {
+    Py_ssize_t n = st->n, hi = s + se->size;
+    if (hi >= n || hi <= lo || lo < s || Py_UNICODE_ISSPACE(AT(s))) return -1;
+    Py_ssize_t nl = PyUnicode_FindChar(se->text, '\n', lo, hi, 1);
+    if (nl == -2) return -2;
+    if (nl >= 0 || !surely_no_extend(AT(lo))) return -1;
+    if (glued_mark_in(st, lo > 16 ? lo - 16 : 0, hi + 16 < n ? hi + 16 : n)) return -1;
+    Py_ssize_t j = index_after(se->paras, lo), pstart = j ? item_at(se->paras, j - 1) : 0; /* lo's paragraph */
+    if (pstart == -1 && PyErr_Occurred()) return -2;
+    PyObject *key = PyLong_FromSsize_t(pstart);
+    if (!key) return -2;
+    PyObject *got = PyDict_GetItemWithError(se->memo, key); /* borrowed */
+    Py_DECREF(key);
+    if (!got) return PyErr_Occurred() ? -2 : -1; /* not scanned whole: Python scans it */
+    if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2 || !PyList_Check(PyTuple_GET_ITEM(got, 0)) ||
+        !PyList_Check(PyTuple_GET_ITEM(got, 1))) {
+        PyErr_SetString(PyExc_TypeError, "memo: (cuts, lower_cuts), two lists");
+        return -2;
+    }
+    PyObject *cuts = PyTuple_GET_ITEM(got, 0), *lower = PyTuple_GET_ITEM(got, 1), *merged = NULL;
+    Py_ssize_t a, b, la, lb, end = -2;
+    window_range(cuts, lo, hi, &a, &b);
+    window_range(lower, lo, hi, &la, &lb);
+    if (PyErr_Occurred()) return -2;
+    if (lb > la) { /* SentenceWindows.window: both kinds are sentence cuts in a lower-case text */
+        if (se->lower_text < 0) return -1;
+        if (se->lower_text) {
+            if (!(merged = PyList_New(0))) return -2;
+            while (a < b || la < lb) {
+                Py_ssize_t x = a < b ? item_at(cuts, a) : -1, y = la < lb ? item_at(lower, la) : -1;
+                if (PyErr_Occurred()) goto done;
+                PyObject *item;
+                if (y < 0 || (x >= 0 && x <= y)) {
+                    item = PyList_GET_ITEM(cuts, a++);
+                    if (x == y) la++;
+                } else {
+                    item = PyList_GET_ITEM(lower, la++);
+                }
+                if (PyList_Append(merged, item) < 0) goto done;
+            }
+            cuts = merged, a = 0, b = PyList_GET_SIZE(merged);
+        }
+    }
+    if (b == a) { /* no sentence cut: the packer's search, or finer_end */
+        end = -1;
+        goto done;
+    }
+    Py_ssize_t k = b - 1;
+    for (; k >= a; k--) { /* the line level: farthest first */
+        int yes = line_start_cut(st, se->first, se->line_start, PyList_GET_ITEM(cuts, k));
+        if (yes < 0) goto done;
+        if (yes) break;
+    }
+    int line = k >= a;
+    Py_ssize_t e = item_at(cuts, line ? k : b - 1); /* else the sentence level */
+    if (e == -1 && PyErr_Occurred()) goto done;
+    Py_ssize_t share = s >= se->balance_from ? even_share(n - s, se->size) : 0;
+    Py_ssize_t t = s + share < n ? s + share : n; /* (_share_end's floor lo + 1: every cut here is past lo) */
+    if (share && t < e) { /* plain._share_end: the first cut of the level from t on */
+        for (Py_ssize_t i = a; i < b; i++) {
+            Py_ssize_t c = item_at(cuts, i);
+            if (c == -1 && PyErr_Occurred()) goto done;
+            if (c < t) continue;
+            if (c >= e) break;
+            int yes = line ? line_start_cut(st, se->first, se->line_start, PyList_GET_ITEM(cuts, i)) : 1;
+            if (yes < 0) goto done;
+            if (yes) {
+                e = c;
+                break;
+            }
+        }
+    }
+    end = e;
+done:
+    Py_XDECREF(merged);
+    return end;
+}
+
+/* overlap_run(context, lower_text, size, balance_from, back, s, e, out[, line_start, firsts])
+   -> (s, e, first)
 
    plain.plain_spans' loop with overlap while every chunk needs no packer: from the chunk
    s..e (already in out; 0, 0: from the text's start, the first chunk ending where
    plain_paragraph_end says, else none and (0, 0, 0)), the next starts at overlap_start's
-   answer for (max(s, e - back), e - 1) and ends at plain_paragraph_end's; each chunk found is appended to out as
-   (s, e, e - s). Returns the last chunk and overlap_start's answer after it (0 or less:
+   answer for (max(s, e - back), e - 1) and ends at plain_paragraph_end's (or, given
+   line_start and firsts, sentence_end_at's where no paragraph cut serves); each chunk found
+   is appended to out as (s, e, e - s). Returns the last chunk and overlap_start's answer after it (0 or less:
    the Python loop must decide; a start: only its end needs the Python loop), or first 1
    with e the text's end. */
 static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8 || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 9 || !PyList_Check(args[7])) {
-        PyErr_SetString(PyExc_TypeError, "overlap_run(context, lower_text, size, balance_from, back, s, e, out)");
+    if ((nargs != 8 && nargs != 10) || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 9 ||
+        !PyList_Check(args[7]) || (nargs == 10 && args[9] != Py_None && !PyUnicode_Check(args[9]))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "overlap_run(context, lower_text, size, balance_from, back, s, e, out[, line_start, firsts])");
         return NULL;
     }
     PyObject *ctx = args[0], *text = PyTuple_GET_ITEM(ctx, 0), *paras = PyTuple_GET_ITEM(ctx, 1), *out = args[7];
-    if (!PyUnicode_Check(text) || !PyList_Check(paras)) {
-        PyErr_SetString(PyExc_TypeError, "context: (str, list, ...)");
+    if (!PyUnicode_Check(text) || !PyList_Check(paras) || !PyDict_Check(PyTuple_GET_ITEM(ctx, 5))) {
+        PyErr_SetString(PyExc_TypeError, "context: (str, list, ..., dict, ...)");
         return NULL;
     }
     Py_ssize_t size = PyLong_AsSsize_t(args[2]), balance_from = PyLong_AsSsize_t(args[3]);
     Py_ssize_t back = PyLong_AsSsize_t(args[4]), s = PyLong_AsSsize_t(args[5]), e = PyLong_AsSsize_t(args[6]);
     if (PyErr_Occurred()) return NULL;
+    /* with line_start and firsts, an end that no paragraph cut gives may be sentence_end's */
+    int sentences = nargs == 10 && args[9] != Py_None;
+    SentenceEnds se = {text, paras, PyTuple_GET_ITEM(ctx, 5), sentences ? args[8] : Py_None,
+                       sentences ? line_firsts(args[9]) : NULL, PyLong_AsLong(args[1]), size, balance_from};
+    if ((sentences && !se.first) || PyErr_Occurred()) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), first = 1;
     if (size <= 0 || s < 0 || e < s || (e == s && e > 0) || e > n || n == 0) {
         PyErr_SetString(PyExc_ValueError, "overlap_run: a positive size and a chunk 0 <= s < e <= len(text), or 0, 0");
@@ -1937,6 +2067,7 @@ static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (first == -1 && PyErr_Occurred()) return NULL;
         if (first <= 0) break;
         Py_ssize_t end = plain_paragraph_end(text, paras, size, balance_from, first, e);
+        if (end == -1 && sentences) end = sentence_end_at(st, &se, first, e);
         if (end == -2) return NULL;
         if (end < 0) break;
         s = first, e = end, first = 1;
@@ -1945,44 +2076,14 @@ static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(nnn)", s, e, first);
 }
 
-/* items[a:b] of a sorted list of positions, as the range of indices holding (lo, hi] */
-static void window_range(PyObject *list, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t *a, Py_ssize_t *b) {
-    *a = index_after(list, lo);
-    *b = index_after(list, hi);
-    if (*b < *a) *b = *a;
-}
-
-/* A line evidently begins at the sentence cut item: 1, 0, -1 with an error set. Only where
-   line_starts.may_start_line holds is line_start(item) asked (Boundaries.line_start, which
-   keeps its decisions). */
-static int line_start_cut(const State *st, const CharSet *first, PyObject *line_start, PyObject *item) {
-    Py_ssize_t c = PyLong_AsSsize_t(item);
-    if (c == -1 && PyErr_Occurred()) return -1;
-    if (c < 0 || c >= st->n || !may_start_line_at(st, first, c)) return 0;
-    PyObject *said = PyObject_CallOneArg(line_start, item);
-    if (!said) return -1;
-    int yes = PyObject_IsTrue(said);
-    Py_DECREF(said);
-    return yes;
-}
-
 /* sentence_run(text, paras, memo, lower_text, line_start, firsts, size, balance_from, s, e, out)
    -> (s, e)
 
    plain.plain_spans' loop without overlap where plain.sentence_end gives every end: one-line
-   prose (or a paragraph of it), whose every chunk ends at the line level's or the sentence level's farthest cut.
-   From the chunk s..e (already in out), each next chunk starts at the last one's end p and
-   ends, as sentence_end says, at the farthest sentence cut in (p, p + size] where a line
-   evidently begins, else the farthest sentence cut (from p >= balance_from on, where the
-   last chunks share the rest evenly, moved back to the first cut of its level from the even
-   share on); each is appended to out as (p, end, end - p). It stops, returning the last
-   chunk, where Python must decide: the text's end within reach, a paragraph cut in the
-   window (paragraph_end's), a chunk starting on white space, a newline in the window or a
-   character at p that may be a combining mark (no_newline_cut), a glued row's mark near it
-   (glued_near), a paragraph not scanned whole yet (memo: (cuts, lower_cuts) by its start),
-   lower-case sentence ends in a text whose case is not known (lower_text -1), or no
-   sentence cut. line_start(p): a line evidently begins at the cut p (Boundaries.line_start);
-   firsts: line_starts.FIRSTS. */
+   prose (or a paragraph of it), whose every chunk ends at the line level's or the sentence
+   level's farthest cut. From the chunk s..e (already in out), each next chunk starts at the
+   last one's end p and ends where sentence_end_at(p, p) says; each is appended to out as
+   (p, end, end - p). It stops where Python must decide, returning the last chunk. */
 static PyObject *sentence_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyDict_Check(args[2]) ||
         !PyUnicode_Check(args[5]) || !PyList_Check(args[10])) {
@@ -1990,108 +2091,26 @@ static PyObject *sentence_run(PyObject *self, PyObject *const *args, Py_ssize_t 
                         "sentence_run(text, paras, memo, lower_text, line_start, firsts, size, balance_from, s, e, out)");
         return NULL;
     }
-    PyObject *text = args[0], *paras = args[1], *memo = args[2], *line_start = args[4], *out = args[10];
-    long lower_text = PyLong_AsLong(args[3]);
-    Py_ssize_t size = PyLong_AsSsize_t(args[6]), balance_from = PyLong_AsSsize_t(args[7]);
+    PyObject *text = args[0], *out = args[10];
+    SentenceEnds se = {text, args[1], args[2], args[4], line_firsts(args[5]), PyLong_AsLong(args[3]),
+                       PyLong_AsSsize_t(args[6]), PyLong_AsSsize_t(args[7])};
     Py_ssize_t s = PyLong_AsSsize_t(args[8]), e = PyLong_AsSsize_t(args[9]);
-    if (PyErr_Occurred()) return NULL;
-    const CharSet *first = line_firsts(args[5]);
-    if (!first) return NULL;
+    if (!se.first || PyErr_Occurred()) return NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
     Py_ssize_t n = st->n;
-    if (size <= 0 || s < 0 || e < s || e > n) {
+    if (se.size <= 0 || s < 0 || e < s || e > n) {
         PyErr_SetString(PyExc_ValueError, "sentence_run: a positive size and a chunk 0 <= s <= e <= len(text)");
         return NULL;
     }
-    PyObject *merged = NULL; /* the window's cuts when lower-case ends join them */
     while (e < n) {
-        Py_ssize_t p = e, hi = p + size;
-        if (hi >= n || Py_UNICODE_ISSPACE(AT(p))) break;
-        /* a newline's cut in the window, newlines.no_newline_cut (a paragraph cut there,
-           paragraph_end's, follows a newline too), or perhaps one moved past a mark at p */
-        Py_ssize_t nl = PyUnicode_FindChar(text, '\n', p, hi, 1);
-        if (nl == -2) goto fail;
-        if (nl >= 0 || !surely_no_extend(AT(p))) break;
-        Py_ssize_t j = index_after(paras, p), pstart = j ? item_at(paras, j - 1) : 0; /* the paragraph's start */
-        if (pstart == -1 && PyErr_Occurred()) goto fail;
-        if (glued_mark_in(st, p > 16 ? p - 16 : 0, hi + 16 < n ? hi + 16 : n)) break;
-        PyObject *key = PyLong_FromSsize_t(pstart);
-        if (!key) goto fail;
-        PyObject *got = PyDict_GetItemWithError(memo, key); /* borrowed */
-        Py_DECREF(key);
-        if (!got) {
-            if (PyErr_Occurred()) goto fail;
-            break; /* the paragraph is not scanned whole: Python scans it */
-        }
-        if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2 || !PyList_Check(PyTuple_GET_ITEM(got, 0)) ||
-            !PyList_Check(PyTuple_GET_ITEM(got, 1))) {
-            PyErr_SetString(PyExc_TypeError, "memo: (cuts, lower_cuts), two lists");
-            goto fail;
-        }
-        PyObject *cuts = PyTuple_GET_ITEM(got, 0), *lower = PyTuple_GET_ITEM(got, 1);
-        Py_ssize_t a, b, la, lb;
-        window_range(cuts, p, hi, &a, &b);
-        window_range(lower, p, hi, &la, &lb);
-        if (PyErr_Occurred()) goto fail;
-        if (lb > la) { /* SentenceWindows.window: both kinds are sentence cuts in a lower-case text */
-            if (lower_text < 0) break;
-            if (lower_text) {
-                merged = PyList_New(0);
-                if (!merged) goto fail;
-                while (a < b || la < lb) {
-                    Py_ssize_t x = a < b ? item_at(cuts, a) : -1, y = la < lb ? item_at(lower, la) : -1;
-                    if (PyErr_Occurred()) goto fail;
-                    PyObject *item;
-                    if (y < 0 || (x >= 0 && x <= y)) {
-                        item = PyList_GET_ITEM(cuts, a++);
-                        if (x == y) la++;
-                    } else {
-                        item = PyList_GET_ITEM(lower, la++);
-                    }
-                    if (PyList_Append(merged, item) < 0) goto fail;
-                }
-                cuts = merged, a = 0, b = PyList_GET_SIZE(merged);
-            }
-        }
-        if (b == a) {
-            Py_CLEAR(merged);
-            break; /* no sentence cut: the packer's search */
-        }
-        Py_ssize_t end = -1, k = b - 1;
-        for (; k >= a; k--) { /* the line level: farthest first */
-            int yes = line_start_cut(st, first, line_start, PyList_GET_ITEM(cuts, k));
-            if (yes < 0) goto fail;
-            if (yes) break;
-        }
-        int line = k >= a;
-        end = item_at(cuts, line ? k : b - 1); /* else the sentence level */
-        if (end == -1 && PyErr_Occurred()) goto fail;
-        Py_ssize_t share = p >= balance_from ? even_share(n - p, size) : 0;
-        Py_ssize_t t = p + share < n ? p + share : n;
-        if (share && t < end) { /* plain._share_end: the first cut of the level from t on */
-            for (Py_ssize_t i = a; i < b; i++) {
-                Py_ssize_t c = item_at(cuts, i);
-                if (c == -1 && PyErr_Occurred()) goto fail;
-                if (c < t) continue;
-                if (c >= end) break;
-                int yes = line ? line_start_cut(st, first, line_start, PyList_GET_ITEM(cuts, i)) : 1;
-                if (yes < 0) goto fail;
-                if (yes) {
-                    end = c;
-                    break;
-                }
-            }
-        }
-        Py_CLEAR(merged);
-        s = p, e = end;
-        if (append_span(out, s, e, e - s) < 0) goto fail;
+        Py_ssize_t end = sentence_end_at(st, &se, e, e);
+        if (end == -2) return NULL;
+        if (end < 0) break;
+        s = e, e = end;
+        if (append_span(out, s, e, e - s) < 0) return NULL;
     }
-    Py_XDECREF(merged);
     return Py_BuildValue("(nn)", s, e);
-fail:
-    Py_XDECREF(merged);
-    return NULL;
 }
 
 /* what may close a sentence before the next one's first letter (sentences._STARTS_AFTER_END) */

@@ -11,6 +11,7 @@ from functools import partial
 
 from . import compiled
 from .glued import glued_line_cuts
+from .line_starts import FIRSTS
 from .sentences import candidate_rules, emote_cuts, lower_case_text
 
 __all__ = ["FirstStarts"]
@@ -55,22 +56,28 @@ class FirstStarts:
 
         return first
 
-    def overlap_run(self, back: int, size: int, balance_from: int) -> Callable[[int, int, list], tuple[int, int, int]]:
+    def overlap_run(
+        self, back: int, size: int, balance_from: int, sentences: bool = False
+    ) -> Callable[[int, int, list], tuple[int, int, int]]:
         """``(s, e, out) ->`` ``(s, e, first)``: from the chunk ``s..e`` (the last in ``out``;
         0, 0: from the text's start, ``(0, 0, 0)`` where its first chunk is not found so),
         the chunks of plain text in characters whose overlap ``first_starts`` finds and whose
-        end is the text's end or a paragraph cut (``plain.paragraph_end``), appended to ``out``
-        in one compiled loop (a short document's chunks, without a Python round each); then
-        the last chunk and ``first_starts``' answer after it (-2: the pass does not serve the
-        text), for the Python loop to go on from."""
+        end is the text's end or a paragraph cut (``plain.paragraph_end``), or, with
+        ``sentences`` (the end levels paragraph, line, sentence), ``plain.sentence_end``'s
+        where it is sure, appended to ``out`` in one compiled loop (a short document's
+        chunks, one-line prose's, without a Python round each); then the last chunk and
+        ``first_starts``' answer after it (-2: the pass does not serve the text), for the
+        Python loop to go on from."""
         if not (self.lf or self.crlf) or not compiled.active():
             return _not_served
         sw, context = self._sw or self._new_sentences(), self._ctx or self._first_context()
         call, again = compiled.native.overlap_run, self.first_start
+        # sentence_end's line-start test, where the text's only breaks are "\n" (as it asks)
+        line_start, firsts = (self.line_start, FIRSTS) if sentences and self.lf else (None, None)
 
         def run(s: int, e: int, out: list) -> tuple[int, int, int]:
-            case = sw.lower_text
-            s, e, got = call(context, -1 if case is None else int(case), size, balance_from, back, s, e, out)
+            case = -1 if sw.lower_text is None else int(sw.lower_text)
+            s, e, got = call(context, case, size, balance_from, back, s, e, out, line_start, firsts)
             return s, e, (again(max(s, e - back), e - 1) if got < 0 and e else got)  # -1, -3: as first_start does
 
         return run

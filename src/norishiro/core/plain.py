@@ -188,7 +188,7 @@ def plain_spans(
     made = None
     out: list[Span] = []
     # with overlap, the compiled loop finds the first chunks too, where paragraph cuts serve
-    run = bnd.overlap_run(overlap + 1, size, balance_from) if overlap > 0 else None
+    run = bnd.overlap_run(overlap + 1, size, balance_from, lost_lines) if overlap > 0 else None
     # without overlap, the compiled loop that finds the chunks sentence_end would (one-line
     # prose), made when sentence_end first gives an end (a short text's chunks need none)
     ends = None
