@@ -70,8 +70,8 @@ def no_newline_cut(text: str, lo: int, hi: int) -> bool:
     """No cut after a run of newlines of a "\\n"-only text falls in ``(lo, hi]``: no "\\n" in
     ``[lo, hi)``, and no combining mark at ``lo`` onto whose end the cut of a run that ends at
     ``lo`` would be moved. (``no_newline`` says more: no newline even shortly before ``lo``.)
-    A window that starts a paragraph lost no lines, but has no line cut but its sentence
-    ends and glued rows."""
+    The window at a paragraph's start is one: its newlines all lie before it, so its line
+    cuts are its sentence ends and glued rows alone."""
     return text.find("\n", lo, hi) < 0 and not (lo < len(text) and text[lo] >= "\u0300" and EXTEND.match(text, lo))
 
 

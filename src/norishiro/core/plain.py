@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from . import compiled
 from .boundaries import Boundaries
@@ -21,6 +22,9 @@ from .levels import GRAPHEME, LINE, SENTENCE, Level
 from .line_starts import FIRSTS, may_start_lines
 from .measure import Measure
 from .newlines import no_newline_cut
+
+if TYPE_CHECKING:
+    from .packer import Packer
 
 __all__ = [
     "paragraph_end",
@@ -252,7 +256,7 @@ def plain_spans(
     return out
 
 
-def _searched(p, s: int, e: int, first: int, end_of) -> tuple[int, int] | None:
+def _searched(p: Packer, s: int, e: int, first: int, end_of: Callable[[int, int], int]) -> tuple[int, int] | None:
     """The chunk after ``s..e`` as one round of the packer's ``spans`` finds it where the
     compiled pass found no overlap start at the sentence level (``first`` 0) or left it to
     the search (-1): the overlap search's candidates in order, each ended by ``end_of`` or
