@@ -1906,10 +1906,10 @@ static int line_start_cut(const State *st, const CharSet *first, PyObject *line_
     return yes;
 }
 
-/* What plain.sentence_end reads of one text: the text, its paragraph cuts, the paragraphs scanned whole
-   (SentenceWindows.memo: (cuts, lower_cuts) by their start), whether it starts its sentences
-   in lower case (1, 0, -1 not known yet), line_start(p) (Boundaries.line_start) and
-   line_starts.FIRSTS as a set; the budget and where the balanced tail begins. */
+/* What plain.sentence_end reads of one text: the text, its paragraph cuts, the paragraphs
+   scanned whole (SentenceWindows.memo: (cuts, lower_cuts) by their start), whether it starts
+   its sentences in lower case (1, 0, -1 not known yet), line_start(p) (Boundaries.line_start)
+   and line_starts.FIRSTS as a set; the budget and where the balanced tail begins. */
 typedef struct {
     PyObject *text, *paras, *memo, *line_start;
     const CharSet *first;
@@ -2012,9 +2012,9 @@ done:
    plain_paragraph_end says, else none and (0, 0, 0)), the next starts at overlap_start's
    answer for (max(s, e - back), e - 1) and ends at plain_paragraph_end's (or, given
    line_start and firsts, sentence_end_at's where no paragraph cut serves); each chunk found
-   is appended to out as (s, e, e - s). Returns the last chunk and overlap_start's answer after it (0 or less:
-   the Python loop must decide; a start: only its end needs the Python loop), or first 1
-   with e the text's end. */
+   is appended to out as (s, e, e - s). Returns the last chunk and overlap_start's answer
+   after it (0 or less: the Python loop must decide; a start: only its end needs the Python
+   loop), or first 1 with e the text's end. */
 static PyObject *overlap_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if ((nargs != 8 && nargs != 10) || !PyTuple_Check(args[0]) || PyTuple_GET_SIZE(args[0]) != 9 ||
         !PyList_Check(args[7]) || (nargs == 10 && args[9] != Py_None && !PyUnicode_Check(args[9]))) {

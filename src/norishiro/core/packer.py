@@ -317,6 +317,19 @@ class Packer(OverlapSearch, PackerSizes):
         got = token_end(self, s, lo)
         return self.find_end(s, lo) if got == -1 else got
 
+    def overlap_next(
+        self, s: int, e: int, first: int, find_end: Callable[[int, int], int | None]
+    ) -> tuple[int, int] | None:
+        """The chunk after ``s..e`` that starts at the first of ``overlap_starts`` (at most
+        eight tried) for which ``find_end`` gives an end, or None (the next starts at ``e``)."""
+        for tries, cand in enumerate(self.overlap_starts(s, e, first)):
+            if tries >= 8:
+                break
+            got = find_end(cand, e)
+            if got is not None:
+                return cand, got
+        return None
+
     def spans(self, after: tuple[int, int] | None = None) -> Iterator[Span]:
         """Yield ``(start, end, size)`` covering the text in order; with ``after``, those
         after the chunk ``(start, end)`` (which another search gave: see ``plain``)."""
@@ -352,15 +365,10 @@ class Packer(OverlapSearch, PackerSizes):
             if first > 0:  # the search's first candidate, compiled; the search only if it fails
                 nxt_e = find_end(first, e)
                 nxt_s = first if nxt_e is not None else e
-            for tries, cand in (
-                enumerate(self.overlap_starts(s, e, first)) if self.overlap > 0 and nxt_e is None else ()
-            ):
-                if tries >= 8:
-                    break
-                got = find_end(cand, e)
+            if self.overlap > 0 and nxt_e is None:
+                got = self.overlap_next(s, e, first, find_end)
                 if got is not None:
-                    nxt_s, nxt_e = cand, got
-                    break
+                    nxt_s, nxt_e = got
             if nxt_e is None:
                 nxt_e = find_end(e, e)
                 if nxt_e is None:

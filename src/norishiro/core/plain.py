@@ -259,18 +259,15 @@ def plain_spans(
 def _searched(p: Packer, s: int, e: int, first: int, end_of: Callable[[int, int], int]) -> tuple[int, int] | None:
     """The chunk after ``s..e`` as one round of the packer's ``spans`` finds it where the
     compiled pass found no overlap start at the sentence level (``first`` 0) or left it to
-    the search (-1): the overlap search's candidates in order, each ended by ``end_of`` or
-    the packer's ``find_end``; None where none of the first eight has an end (the packer
-    goes on). One-line prose with long sentences, whose overlap starts at a clause or word."""
-    for tries, cand in enumerate(p.overlap_starts(s, e, first)):
-        if tries >= 8:
-            break
-        got = end_of(cand, e)
-        if got == -1:
-            got = p.find_end(cand, e)
-        if got is not None:
-            return cand, got
-    return None
+    the search (-1): ``Packer.overlap_next`` with each candidate ended by ``end_of`` or the
+    packer's ``find_end``; None where none has an end (the packer goes on). One-line prose
+    with long sentences, whose overlap starts at a clause or word."""
+
+    def end(c: int, lo: int) -> int | None:
+        got = end_of(c, lo)
+        return p.find_end(c, lo) if got == -1 else got
+
+    return p.overlap_next(s, e, first, end)
 
 
 def _sentence_run(bnd: Boundaries, size: int, balance_from: int):
