@@ -5,6 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from compiled_mode import compiled_helpers
+from norishiro.core import compiled
 from norishiro.core.measure import TiktokenSizer
 from norishiro.core.packer import Packer
 from norishiro.core.token_lines import serves, token_end
@@ -54,6 +56,35 @@ def test_an_end_found_without_the_search_is_the_searchs(text, size, balance):
         return
     for s, e, _n in _spans(text, size, 0, balance, False):
         assert token_end(p, s, s) in (-1, e)
+
+
+@pytest.mark.skipif(compiled.native is None, reason="no compiled helpers")
+@settings(max_examples=200, deadline=None)
+@given(_prose, st.integers(4, 160), st.booleans(), st.data())
+def test_the_compiled_paragraph_level_is_the_pythons(text, size, balance, data):
+    """``token_end`` with the compiled paragraph search and with its Python twin, at chunk
+    starts and at starts anywhere (with a ``lo`` past them, as the overlap asks)."""
+    starts = [s for s, _e, _n in _spans(text, size, 0, balance, False)]
+    if text:
+        starts += data.draw(st.lists(st.integers(0, len(text) - 1), max_size=8))
+    for s in starts:
+        lo = min(len(text), s + data.draw(st.integers(0, 40)))
+        answers = []
+        for on in (True, False):
+            with compiled_helpers(on):
+                p = Packer(text, _o200k.measure(text), size, 0, balance=balance)
+                answers.append(token_end(p, s, lo) if serves(p) else None)
+        assert answers[0] == answers[1]
+
+
+def test_the_compiled_paragraph_level_ends_at_the_farthest_cut_that_fits():
+    text = "\n\n".join(f"Paragraph {i} holds a finding. It was not seen again." for i in range(40))
+    p = Packer(text, _o200k.measure(text), 64)
+    e = token_end(p, 0, 0)
+    assert e > 0 and text[e - 2 : e] == "\n\n" and p.count(0, e) <= 64
+    nxt = text.index("\n\n", e) + 2  # the next paragraph cut does not fit
+    assert p.count(0, nxt) > 64
+    assert compiled.native is None or compiled.native.token_para_end(p.m.ends, [], p.n, 0, 0, 64, p.count) == -2
 
 
 def test_a_long_line_is_served_and_a_newline_is_not():

@@ -3188,6 +3188,174 @@ static PyObject *ends_left(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return ends_bisect(args, nargs, 0);
 }
 
+/* token_para_end(ends, paras, s, lo, size, count) -> token_lines._end's paragraph level for a
+   packer in tokens with no prefix: the farthest paragraph cut in the window from lo (the
+   text's end counted as one) whose count(s, cut) is within size, looked for where the index
+   predicts the budget runs out first (the near window), then in the whole window; -1 where
+   none fits, -2 where the window has no paragraph cut (the finer levels are Python's).
+   ends: the token index (array('q')), paras: the paragraph cuts (a sorted list of ints),
+   count(s, e): the packer's exact count. The estimates read the index in place. */
+typedef struct {
+    const long long *a;
+    Py_ssize_t len, n;
+} Ends;
+
+static Py_ssize_t ends_after(const Ends *t, Py_ssize_t x) { /* bisect_right */
+    Py_ssize_t lo = 0, hi = t->len;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (x < t->a[mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+static Py_ssize_t ends_reach(const Ends *t, Py_ssize_t start, Py_ssize_t budget) { /* TokenIndexMeasure.reach */
+    Py_ssize_t i = ends_after(t, start) + budget - 1;
+    return i >= t->len ? t->n : (Py_ssize_t)t->a[i];
+}
+
+static Py_ssize_t ends_estimate(const Ends *t, Py_ssize_t start, Py_ssize_t end) { /* TokenIndexMeasure.estimate */
+    if (end <= start) return 0;
+    Py_ssize_t lo = 0, hi = t->len; /* bisect_left(ends, end) */
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (t->a[mid] < end) lo = mid + 1;
+        else hi = mid;
+    }
+    return (lo + 1 < t->len ? lo + 1 : t->len) - ends_after(t, start);
+}
+
+/* count(s, e) <= budget: 1, 0, or -1 with an error set */
+static int token_fits(PyObject *count, Py_ssize_t s, Py_ssize_t e, Py_ssize_t budget) {
+    PyObject *got = PyObject_CallFunction(count, "nn", s, e);
+    if (!got) return -1;
+    Py_ssize_t v = PyLong_AsSsize_t(got);
+    Py_DECREF(got);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    return v <= budget;
+}
+
+/* PackerSizes._largest_fitting over cands[0:m] with the index's last_within: the index of the
+   largest that fits, -1 for none, -2 on an error */
+static Py_ssize_t token_largest(const Ends *t, PyObject *count, Py_ssize_t s, const Py_ssize_t *cands, Py_ssize_t m,
+                                Py_ssize_t budget) {
+    if (m <= 0) return -1;
+    Py_ssize_t j, k = budget + ends_after(t, s) - 1; /* TokenIndexMeasure.last_within */
+    if (k >= t->len - 1) j = m - 1;
+    else if (k < 0) j = -1;
+    else {
+        long long bound = t->a[k];
+        Py_ssize_t lo = 0, hi = m; /* bisect_right(cands, bound) */
+        while (lo < hi) {
+            Py_ssize_t mid = lo + (hi - lo) / 2;
+            if (bound < cands[mid]) hi = mid;
+            else lo = mid + 1;
+        }
+        j = lo - 1;
+    }
+    if (j < 0) j = 0;
+    int ok = token_fits(count, s, cands[j], budget);
+    if (ok < 0) return -2;
+    if (ok) {
+        while (j + 1 < m && ends_estimate(t, s, cands[j + 1]) <= budget + 3) {
+            ok = token_fits(count, s, cands[j + 1], budget);
+            if (ok < 0) return -2;
+            if (!ok) break;
+            j++;
+        }
+        return j;
+    }
+    while (j > 0) {
+        j--;
+        ok = token_fits(count, s, cands[j], budget);
+        if (ok < 0) return -2;
+        if (ok) return j;
+    }
+    return -1;
+}
+
+/* bisect_right(list, x, from): the first index from ``from`` whose int is greater than x;
+   -1 with an error set (an item that is no int) */
+static Py_ssize_t list_after(PyObject *list, Py_ssize_t from, Py_ssize_t x) {
+    Py_ssize_t l = from, h = PyList_GET_SIZE(list);
+    while (l < h) {
+        Py_ssize_t mid = l + (h - l) / 2, v = PyLong_AsSsize_t(PyList_GET_ITEM(list, mid));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (x < v) h = mid;
+        else l = mid + 1;
+    }
+    return l;
+}
+
+static PyObject *token_para_end(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "token_para_end takes (ends, paras, n, s, lo, size, count)");
+        return NULL;
+    }
+    PyObject *paras = args[1], *count = args[6];
+    if (!PyList_Check(paras)) {
+        PyErr_SetString(PyExc_TypeError, "token_para_end: paras must be a list");
+        return NULL;
+    }
+    Py_ssize_t n = PyLong_AsSsize_t(args[2]), s = PyLong_AsSsize_t(args[3]), lo = PyLong_AsSsize_t(args[4]),
+               size = PyLong_AsSsize_t(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_FORMAT) < 0) return NULL;
+    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "token_para_end: ends must be an array('q')");
+        return NULL;
+    }
+    Ends t = {(const long long *)view.buf, view.len / (Py_ssize_t)sizeof(long long), n};
+    Py_ssize_t result = -1, *cuts = NULL;
+    /* PackerSizes._reach: generous, BPE counts at the edges differ from the index */
+    Py_ssize_t hi = size <= 0 ? s : ends_reach(&t, s, size + 8) + 16;
+    if (hi > n) hi = n;
+    if (hi <= lo) goto done;
+    Py_ssize_t guess = ends_reach(&t, s, size), near = s + (guess - s) * 3 / 4;
+    if (near < lo) near = lo;
+    /* the paragraph cuts in (lo, hi], read from the list */
+    Py_ssize_t a = list_after(paras, 0, lo), b = a < 0 ? -1 : list_after(paras, a, hi);
+    if (b < 0) goto fail;
+    Py_ssize_t m = b - a;
+    cuts = PyMem_Malloc((m + 1) * sizeof(Py_ssize_t));
+    if (!cuts) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) cuts[k] = PyLong_AsSsize_t(PyList_GET_ITEM(paras, a + k));
+    if (PyErr_Occurred()) goto fail;
+    if (hi >= n && (m == 0 || cuts[m - 1] != n)) cuts[m++] = n; /* the text's end: the coarsest cut */
+    if (m == 0) {
+        result = -2;
+        goto done;
+    }
+    /* the near window first (the cuts past near), then the whole window */
+    if (near > lo) {
+        Py_ssize_t first = 0;
+        while (first < m && cuts[first] <= near) first++;
+        Py_ssize_t j = token_largest(&t, count, s, cuts + first, m - first, size);
+        if (j == -2) goto fail;
+        if (j >= 0) {
+            result = cuts[first + j];
+            goto done;
+        }
+    }
+    Py_ssize_t j = token_largest(&t, count, s, cuts, m, size);
+    if (j == -2) goto fail;
+    result = j >= 0 ? cuts[j] : -1;
+done:
+    PyMem_Free(cuts);
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(result);
+fail:
+    PyMem_Free(cuts);
+    PyBuffer_Release(&view);
+    return NULL;
+}
+
 /* para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies,
    base_len, vary_starts, vary_ends, plen, balance_from, step, line_next) -> spans
 
@@ -3459,6 +3627,8 @@ static PyMethodDef methods[] = {
      "ends_right(ends, x) -> bisect_right(ends, x) for an array('q'), read in place"},
     {"ends_left", (PyCFunction)(void (*)(void))ends_left, METH_FASTCALL,
      "ends_left(ends, x) -> bisect_left(ends, x) for an array('q'), read in place"},
+    {"token_para_end", (PyCFunction)(void (*)(void))token_para_end, METH_FASTCALL,
+     "token_para_end(ends, paras, n, s, lo, size, count) -> the farthest paragraph cut that fits, -1: none, -2: no cut"},
     {"token_ends", token_ends, METH_VARARGS,
      "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id), as bytes of int64"},
     {"para_spans", para_spans, METH_VARARGS,

@@ -4,19 +4,24 @@ document of paragraphs), and, where the window lost its lines (one-line prose: n
 no glued row), the farthest line or sentence cut that fits, from one sentence look (the
 line level's cuts are the sentence cuts where a line evidently begins, and the near
 window's, where the index predicts the budget runs out, are the wide window's past its
-start). The packer's own search stays the reference (tests compare) and answers wherever
+start). The paragraph level's search is compiled (``_sentscan.token_para_end`` reads the
+token index in place and asks the packer's count only to verify; the Python below is its
+twin). The packer's own search stays the reference (tests compare) and answers wherever
 this does not: a chunk of white space alone, a window whose paragraph cuts (or the text's
 end) do not fit, or one with a newline or a glued row but no paragraph cut.
 """
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from typing import TYPE_CHECKING
 
+from . import compiled
 from .levels import LINE, PARAGRAPH, SENTENCE, Level
 from .newlines import no_newline
 from .plain import find_ink
+from .token_index import TokenIndexMeasure
 
 if TYPE_CHECKING:
     from .packer import Packer
@@ -46,13 +51,17 @@ def token_end(p: Packer, s: int, lo: int) -> int:
 
 def _end(p: Packer, s: int, lo: int) -> int:
     text, n, m, bnd, size = p.text, p.n, p.m, p.bnd, p.size
+    para = bnd.paragraph_cuts()
+    if para and _indexed(m):  # the paragraph level below, compiled (-2: the window has no paragraph cut)
+        got = compiled.native.token_para_end(m.ends, para, n, s, lo, size, p.count)
+        if got != -2:
+            return _ended(p, s, lo, PARAGRAPH, got) if got >= 0 else -1
     hi = p._reach(s, size)
     if hi <= lo:
         return -1
     guess = m.reach(s, size)
     near = max(lo, s + (guess - s) * 3 // 4)
     windows = (near, lo) if near > lo else (lo,)
-    para = bnd.paragraph_cuts()
     cuts = para[bisect_right(para, lo) : bisect_right(para, hi)]
     if hi >= n and (not cuts or cuts[-1] != n):  # the text's end is the coarsest cut of all
         cuts.append(n)
@@ -72,6 +81,20 @@ def _end(p: Packer, s: int, lo: int) -> int:
             if got is not None:
                 return _ended(p, s, lo, level, got)
     return -1
+
+
+def _indexed(m: object) -> bool:
+    """The compiled paragraph search may answer for the measure ``m``: its index and
+    estimates are ``TokenIndexMeasure``'s, which that search reads in place."""
+    t = type(m)
+    return (
+        compiled.active()
+        and isinstance(m, TokenIndexMeasure)
+        and t.estimate is TokenIndexMeasure.estimate
+        and t.reach is TokenIndexMeasure.reach
+        and t.last_within is TokenIndexMeasure.last_within
+        and type(m.ends) is array
+    )
 
 
 def _farthest(p: Packer, s: int, lo: int, windows: tuple[int, ...], cuts: list[int]) -> int | None:
