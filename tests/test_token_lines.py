@@ -1,12 +1,13 @@
 """``core.token_lines``: a chunk of plain text in tokens that ends at a paragraph cut, or
 whose window lost its lines, ends where the packer's own search ends it (the reference)."""
 
+from unittest import mock
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiled_mode import compiled_helpers
-from norishiro.core import compiled
+from norishiro.core import compiled, token_lines
 from norishiro.core.measure import TiktokenSizer
 from norishiro.core.packer import Packer
 from norishiro.core.token_lines import serves, token_end
@@ -61,20 +62,21 @@ def test_an_end_found_without_the_search_is_the_searchs(text, size, balance):
 @pytest.mark.skipif(compiled.native is None, reason="no compiled helpers")
 @settings(max_examples=200, deadline=None)
 @given(_prose, st.integers(4, 160), st.booleans(), st.data())
-def test_the_compiled_paragraph_level_is_the_pythons(text, size, balance, data):
-    """``token_end`` with the compiled paragraph search and with its Python twin, at chunk
-    starts and at starts anywhere (with a ``lo`` past them, as the overlap asks)."""
+def test_the_compiled_levels_are_the_pythons(text, size, balance, data):
+    """``token_end`` with the compiled paragraph, line and sentence levels and with their
+    Python twins (every other compiled helper on in both), at chunk starts and at starts
+    anywhere (with a ``lo`` past them, as the overlap asks), on one packer each: the compiled
+    levels read the sentence cuts the packer's earlier windows remembered."""
     starts = [s for s, _e, _n in _spans(text, size, 0, balance, False)]
     if text:
         starts += data.draw(st.lists(st.integers(0, len(text) - 1), max_size=8))
-    for s in starts:
-        lo = min(len(text), s + data.draw(st.integers(0, 40)))
-        answers = []
-        for on in (True, False):
-            with compiled_helpers(on):
-                p = Packer(text, _o200k.measure(text), size, 0, balance=balance)
-                answers.append(token_end(p, s, lo) if serves(p) else None)
-        assert answers[0] == answers[1]
+    los = [min(len(text), s + data.draw(st.integers(0, 40))) for s in starts]
+    answers = []
+    for native in (True, False):
+        with mock.patch.object(token_lines, "_indexed", lambda m, native=native: native and compiled.active()):
+            p = Packer(text, _o200k.measure(text), size, 0, balance=balance)
+            answers.append([token_end(p, s, lo) for s, lo in zip(starts, los)] if serves(p) else None)
+    assert answers[0] == answers[1]
 
 
 def test_the_compiled_paragraph_level_ends_at_the_farthest_cut_that_fits():
@@ -85,6 +87,21 @@ def test_the_compiled_paragraph_level_ends_at_the_farthest_cut_that_fits():
     nxt = text.index("\n\n", e) + 2  # the next paragraph cut does not fit
     assert p.count(0, nxt) > 64
     assert compiled.native is None or compiled.native.token_para_end(p.m.ends, [], p.n, 0, 0, 64, p.count) == -2
+
+
+@pytest.mark.parametrize("size", [100, 130])
+@pytest.mark.parametrize("native", [True, False])
+def test_a_line_start_early_in_the_window_wins_over_later_sentence_ends(native, size):
+    """One-line prose whose only evident line starts (numbered items) lie before the near
+    window: the line level's cut is looked for in the whole window before the sentence level."""
+    for text, mark in (
+        ("".join(f"NOTE: item {i} checked. " + "The scan was clear. " * 12 for i in range(1, 40)), "NOTE"),
+        ("".join(f"・項目{i}を確認。" + "検査は問題なし。" * 12 for i in range(1, 40)), "・"),
+    ):
+        with mock.patch.object(token_lines, "_indexed", lambda m: native and compiled.active()):
+            fast = _spans(text, size, 0, False, True)
+        assert fast == _spans(text, size, 0, False, False)
+        assert sum(text.startswith(mark, s) for s, _e, _n in fast[1:]) >= len(fast) // 2
 
 
 def test_a_long_line_is_served_and_a_newline_is_not():

@@ -1917,6 +1917,56 @@ typedef struct {
     Py_ssize_t size, balance_from;
 } SentenceEnds;
 
+/* The sentence cuts in (lo, hi] of the paragraph that holds lo, as SentenceWindows.window
+   gives them, read from its memo: cuts[*a:*b] (borrowed, or *merged, a new list to release:
+   in a lower-case text both kinds of cut merged). 1; 0 where Python must look (the paragraph
+   not scanned whole, or lower-case cuts in a text whose case is not known); -1 with an error
+   set. For a window with no paragraph cut in it (no newline). */
+static int memo_window(const SentenceEnds *se, Py_ssize_t lo, Py_ssize_t hi, PyObject **cuts_out, Py_ssize_t *a_out,
+                       Py_ssize_t *b_out, PyObject **merged_out) {
+    Py_ssize_t j = index_after(se->paras, lo), pstart = j ? item_at(se->paras, j - 1) : 0; /* lo's paragraph */
+    if (pstart == -1 && PyErr_Occurred()) return -1;
+    PyObject *key = PyLong_FromSsize_t(pstart);
+    if (!key) return -1;
+    PyObject *got = PyDict_GetItemWithError(se->memo, key); /* borrowed */
+    Py_DECREF(key);
+    if (!got) return PyErr_Occurred() ? -1 : 0; /* not scanned whole: Python scans it */
+    if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2 || !PyList_Check(PyTuple_GET_ITEM(got, 0)) ||
+        !PyList_Check(PyTuple_GET_ITEM(got, 1))) {
+        PyErr_SetString(PyExc_TypeError, "memo: (cuts, lower_cuts), two lists");
+        return -1;
+    }
+    PyObject *cuts = PyTuple_GET_ITEM(got, 0), *lower = PyTuple_GET_ITEM(got, 1), *merged = NULL;
+    Py_ssize_t a, b, la, lb;
+    window_range(cuts, lo, hi, &a, &b);
+    window_range(lower, lo, hi, &la, &lb);
+    if (PyErr_Occurred()) return -1;
+    if (lb > la) { /* SentenceWindows.window: both kinds are sentence cuts in a lower-case text */
+        if (se->lower_text < 0) return 0;
+        if (se->lower_text) {
+            if (!(merged = PyList_New(0))) return -1;
+            while (a < b || la < lb) {
+                Py_ssize_t x = a < b ? item_at(cuts, a) : -1, y = la < lb ? item_at(lower, la) : -1;
+                if (PyErr_Occurred()) goto fail;
+                PyObject *item;
+                if (y < 0 || (x >= 0 && x <= y)) {
+                    item = PyList_GET_ITEM(cuts, a++);
+                    if (x == y) la++;
+                } else {
+                    item = PyList_GET_ITEM(lower, la++);
+                }
+                if (PyList_Append(merged, item) < 0) goto fail;
+            }
+            cuts = merged, a = 0, b = PyList_GET_SIZE(merged);
+        }
+    }
+    *cuts_out = cuts, *a_out = a, *b_out = b, *merged_out = merged;
+    return 1;
+fail:
+    Py_DECREF(merged);
+    return -1;
+}
+
 /* plain.sentence_end(bnd, size, balance_from, s, lo) where it gives an end: the farthest
    sentence cut in (lo, s + size] where a line evidently begins, else the farthest sentence
    cut (from s >= balance_from on, where the last chunks share the rest evenly, moved back
@@ -1933,42 +1983,10 @@ static Py_ssize_t sentence_end_at(State *st, const SentenceEnds *se, Py_ssize_t 
     if (nl == -2) return -2;
     if (nl >= 0 || !surely_no_extend(AT(lo))) return -1;
     if (glued_mark_in(st, lo > 16 ? lo - 16 : 0, hi + 16 < n ? hi + 16 : n)) return -1;
-    Py_ssize_t j = index_after(se->paras, lo), pstart = j ? item_at(se->paras, j - 1) : 0; /* lo's paragraph */
-    if (pstart == -1 && PyErr_Occurred()) return -2;
-    PyObject *key = PyLong_FromSsize_t(pstart);
-    if (!key) return -2;
-    PyObject *got = PyDict_GetItemWithError(se->memo, key); /* borrowed */
-    Py_DECREF(key);
-    if (!got) return PyErr_Occurred() ? -2 : -1; /* not scanned whole: Python scans it */
-    if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2 || !PyList_Check(PyTuple_GET_ITEM(got, 0)) ||
-        !PyList_Check(PyTuple_GET_ITEM(got, 1))) {
-        PyErr_SetString(PyExc_TypeError, "memo: (cuts, lower_cuts), two lists");
-        return -2;
-    }
-    PyObject *cuts = PyTuple_GET_ITEM(got, 0), *lower = PyTuple_GET_ITEM(got, 1), *merged = NULL;
-    Py_ssize_t a, b, la, lb, end = -2;
-    window_range(cuts, lo, hi, &a, &b);
-    window_range(lower, lo, hi, &la, &lb);
-    if (PyErr_Occurred()) return -2;
-    if (lb > la) { /* SentenceWindows.window: both kinds are sentence cuts in a lower-case text */
-        if (se->lower_text < 0) return -1;
-        if (se->lower_text) {
-            if (!(merged = PyList_New(0))) return -2;
-            while (a < b || la < lb) {
-                Py_ssize_t x = a < b ? item_at(cuts, a) : -1, y = la < lb ? item_at(lower, la) : -1;
-                if (PyErr_Occurred()) goto done;
-                PyObject *item;
-                if (y < 0 || (x >= 0 && x <= y)) {
-                    item = PyList_GET_ITEM(cuts, a++);
-                    if (x == y) la++;
-                } else {
-                    item = PyList_GET_ITEM(lower, la++);
-                }
-                if (PyList_Append(merged, item) < 0) goto done;
-            }
-            cuts = merged, a = 0, b = PyList_GET_SIZE(merged);
-        }
-    }
+    PyObject *cuts, *merged = NULL;
+    Py_ssize_t a, b, end = -2;
+    int got = memo_window(se, lo, hi, &cuts, &a, &b, &merged);
+    if (got <= 0) return got < 0 ? -2 : -1;
     if (b == a) { /* no sentence cut: the packer's search, or finer_end */
         end = -1;
         goto done;
@@ -3356,6 +3374,98 @@ fail:
     return NULL;
 }
 
+/* token_sentence_end(text, paras, memo, lower_text, line_start, firsts, ends, s, lo, size, count)
+   -> (end, level) or -1 / -3
+
+   token_lines._end's line and sentence levels, for a window from lo that lost its lines (the
+   caller found no paragraph cut, no newline near it and no glued row): the farthest sentence
+   cut where a line evidently begins that count(s, cut) says fits, else the farthest sentence
+   cut that fits, each looked for in the near window first as token_para_end does; level 1 for
+   the line, 2 for the sentence. The cuts come from the paragraph's memo as sentence_end_at
+   reads them, line_start(p) is asked where line_starts.may_start_line holds. -1 where Python
+   must look (the paragraph not scanned whole, the text's case not known, the window empty);
+   -3 where no cut of either level fits (the finer levels are Python's). */
+static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyDict_Check(args[2]) ||
+        !PyUnicode_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "token_sentence_end(text, paras, memo, lower_text, line_start, firsts, ends, s, lo, size, count)");
+        return NULL;
+    }
+    PyObject *text = args[0], *count = args[10];
+    Py_ssize_t size = PyLong_AsSsize_t(args[9]);
+    SentenceEnds se = {text, args[1], args[2], args[4], line_firsts(args[5]), PyLong_AsLong(args[3]), size, 0};
+    Py_ssize_t s = PyLong_AsSsize_t(args[7]), lo = PyLong_AsSsize_t(args[8]);
+    if (!se.first || PyErr_Occurred()) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[6], &view, PyBUF_FORMAT) < 0) return NULL;
+    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "token_sentence_end: ends must be an array('q')");
+        return NULL;
+    }
+    Ends t = {(const long long *)view.buf, view.len / (Py_ssize_t)sizeof(long long), n};
+    PyObject *cuts = NULL, *merged = NULL, *out = NULL;
+    Py_ssize_t *sent = NULL, *lines = NULL, a = 0, b = 0, result = -1, level = 0;
+    Py_ssize_t hi = size <= 0 ? s : ends_reach(&t, s, size + 8) + 16; /* PackerSizes._reach */
+    if (hi > n) hi = n;
+    if (hi <= lo) goto done;
+    Py_ssize_t guess = ends_reach(&t, s, size), near = s + (guess - s) * 3 / 4;
+    if (near < lo) near = lo;
+    int got = memo_window(&se, lo, hi, &cuts, &a, &b, &merged);
+    if (got < 0) goto fail;
+    if (got == 0) goto done;
+    Py_ssize_t m = b - a, nl = 0;
+    if (m == 0) {
+        result = -3;
+        goto done;
+    }
+    sent = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    lines = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    if (!sent || !lines) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *item = PyList_GET_ITEM(cuts, a + k);
+        sent[k] = PyLong_AsSsize_t(item);
+        if (sent[k] == -1 && PyErr_Occurred()) goto fail;
+        int yes = line_start_cut(st, se.first, se.line_start, item); /* Boundaries.line_starts_among */
+        if (yes < 0) goto fail;
+        if (yes) lines[nl++] = sent[k];
+    }
+    result = -3;
+    for (int lv = 1; lv <= 2 && result == -3; lv++) {
+        const Py_ssize_t *c = lv == 1 ? lines : sent;
+        Py_ssize_t mc = lv == 1 ? nl : m;
+        if (!mc) continue;
+        if (near > lo) { /* the near window first (the cuts past near), then the whole window */
+            Py_ssize_t first = 0;
+            while (first < mc && c[first] <= near) first++;
+            Py_ssize_t j = token_largest(&t, count, s, c + first, mc - first, size);
+            if (j == -2) goto fail;
+            if (j >= 0) {
+                result = c[first + j], level = lv;
+                break;
+            }
+        }
+        Py_ssize_t j = token_largest(&t, count, s, c, mc, size);
+        if (j == -2) goto fail;
+        if (j >= 0) result = c[j], level = lv;
+    }
+done:
+    out = result >= 0 ? Py_BuildValue("(nn)", result, level) : PyLong_FromSsize_t(result);
+fail:
+    PyMem_Free(sent);
+    PyMem_Free(lines);
+    Py_XDECREF(merged);
+    PyBuffer_Release(&view);
+    return out;
+}
+
 /* para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies,
    base_len, vary_starts, vary_ends, plen, balance_from, step, line_next) -> spans
 
@@ -3627,6 +3737,9 @@ static PyMethodDef methods[] = {
      "ends_right(ends, x) -> bisect_right(ends, x) for an array('q'), read in place"},
     {"ends_left", (PyCFunction)(void (*)(void))ends_left, METH_FASTCALL,
      "ends_left(ends, x) -> bisect_left(ends, x) for an array('q'), read in place"},
+    {"token_sentence_end", (PyCFunction)(void (*)(void))token_sentence_end, METH_FASTCALL,
+     "token_sentence_end(text, paras, memo, lower_text, line_start, firsts, ends, s, lo, size, count) -> (end, level 1 line "
+     "or 2 sentence), -1: Python looks, -3: none fits"},
     {"token_para_end", (PyCFunction)(void (*)(void))token_para_end, METH_FASTCALL,
      "token_para_end(ends, paras, n, s, lo, size, count) -> the farthest paragraph cut that fits, -1: none, -2: no cut"},
     {"token_ends", token_ends, METH_VARARGS,

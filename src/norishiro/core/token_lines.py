@@ -4,9 +4,11 @@ document of paragraphs), and, where the window lost its lines (one-line prose: n
 no glued row), the farthest line or sentence cut that fits, from one sentence look (the
 line level's cuts are the sentence cuts where a line evidently begins, and the near
 window's, where the index predicts the budget runs out, are the wide window's past its
-start). The paragraph level's search is compiled (``_sentscan.token_para_end`` reads the
-token index in place and asks the packer's count only to verify; the Python below is its
-twin). The packer's own search stays the reference (tests compare) and answers wherever
+start). Both searches are compiled (``_sentscan.token_para_end`` and
+``token_sentence_end`` read the token index in place, the sentence cuts from the
+paragraph's memo, and ask Python only the packer's exact count and ``line_start``; the
+Python below is their twin, and answers where they do not: a paragraph not scanned whole
+yet, a text whose case is not known). The packer's own search stays the reference (tests compare) and answers wherever
 this does not: a chunk of white space alone, a window whose paragraph cuts (or the text's
 end) do not fit, or one with a newline or a glued row but no paragraph cut.
 """
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from . import compiled
 from .levels import LINE, PARAGRAPH, SENTENCE, Level
+from .line_starts import FIRSTS
 from .newlines import no_newline
 from .plain import find_ink
 from .token_index import TokenIndexMeasure
@@ -27,6 +30,8 @@ if TYPE_CHECKING:
     from .packer import Packer
 
 __all__ = ["serves", "token_end"]
+
+NONE_FITS = -3  # token_sentence_end: no line or sentence cut of the window fits
 
 
 def serves(p: Packer) -> bool:
@@ -51,8 +56,8 @@ def token_end(p: Packer, s: int, lo: int) -> int:
 
 def _end(p: Packer, s: int, lo: int) -> int:
     text, n, m, bnd, size = p.text, p.n, p.m, p.bnd, p.size
-    para = bnd.paragraph_cuts()
-    if para and _indexed(m):  # the paragraph level below, compiled (-2: the window has no paragraph cut)
+    para, native = bnd.paragraph_cuts(), _indexed(m)
+    if para and native:  # the paragraph level below, compiled (-2: the window has no paragraph cut)
         got = compiled.native.token_para_end(m.ends, para, n, s, lo, size, p.count)
         if got != -2:
             return _ended(p, s, lo, PARAGRAPH, got) if got >= 0 else -1
@@ -69,18 +74,35 @@ def _end(p: Packer, s: int, lo: int) -> int:
         return _ended(p, s, lo, PARAGRAPH, _farthest(p, s, lo, windows, cuts))
     if not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # no newline: no paragraph cut either
         return -1
-    cuts = bnd.window_cuts(SENTENCE, lo, hi)
-    lines = bnd.line_starts_among(cuts)
-    for level, level_cuts in ((LINE, lines), (SENTENCE, cuts)):
-        got = _farthest(p, s, lo, windows, level_cuts) if level_cuts else None
-        if got is not None:
-            return _ended(p, s, lo, level, got)
+    got = _sentence_end(p, s, lo) if native else -1  # the line and sentence levels below, compiled
+    if type(got) is tuple:
+        return _ended(p, s, lo, got[1], got[0])
+    if got != NONE_FITS:
+        cuts = bnd.window_cuts(SENTENCE, lo, hi)
+        lines = bnd.line_starts_among(cuts)
+        for level, level_cuts in ((LINE, lines), (SENTENCE, cuts)):
+            got = _farthest(p, s, lo, windows, level_cuts) if level_cuts else None
+            if got is not None:
+                return _ended(p, s, lo, level, got)
     for level in p.end_levels[3:]:  # no sentence cut fits (a command line): the finer levels
         for w in windows:
             got = p._largest_fitting(s, bnd.window_cuts(level, w, hi, packing=True), size)
             if got is not None:
                 return _ended(p, s, lo, level, got)
     return -1
+
+
+def _sentence_end(p: Packer, s: int, lo: int) -> tuple[int, Level] | int:
+    """The line and sentence levels of ``_end`` compiled (``_sentscan.token_sentence_end``),
+    for a window that lost its lines: ``(end, level)``; ``NONE_FITS`` where no cut of either
+    fits; -1 where Python must look (the paragraph not scanned whole yet, its case unknown)."""
+    bnd = p.bnd
+    sw = bnd.sentences
+    case = -1 if sw.lower_text is None else int(sw.lower_text)
+    got = compiled.native.token_sentence_end(
+        p.text, bnd.paragraph_cuts(), sw.memo, case, bnd.line_start, FIRSTS, p.m.ends, s, lo, p.size, p.count
+    )
+    return (got[0], LINE if got[1] == 1 else SENTENCE) if type(got) is tuple else got
 
 
 def _indexed(m: object) -> bool:
