@@ -3377,13 +3377,14 @@ fail:
 /* token_sentence_end(text, paras, memo, lower_text, line_start, firsts, ends, s, lo, size, count)
    -> (end, level) or -1 / -3
 
-   token_lines._end's line and sentence levels, for a window from lo that lost its lines (the
-   caller found no paragraph cut, no newline near it and no glued row): the farthest sentence
+   token_lines._end's line and sentence levels, for a window from lo with no paragraph cut
+   that lost its lines (no newline near it, no glued row): the farthest sentence
    cut where a line evidently begins that count(s, cut) says fits, else the farthest sentence
    cut that fits, each looked for in the near window first as token_para_end does; level 1 for
    the line, 2 for the sentence. The cuts come from the paragraph's memo as sentence_end_at
    reads them, line_start(p) is asked where line_starts.may_start_line holds. -1 where Python
-   must look (the paragraph not scanned whole, the text's case not known, the window empty);
+   must look (the text's end within reach, a newline or a glued row's mark near the window,
+   the paragraph not scanned whole, the text's case not known, the window empty);
    -3 where no cut of either level fits (the finer levels are Python's). */
 static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyDict_Check(args[2]) ||
@@ -3411,8 +3412,12 @@ static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ss
     PyObject *cuts = NULL, *merged = NULL, *out = NULL;
     Py_ssize_t *sent = NULL, *lines = NULL, a = 0, b = 0, result = -1, level = 0;
     Py_ssize_t hi = size <= 0 ? s : ends_reach(&t, s, size + 8) + 16; /* PackerSizes._reach */
-    if (hi > n) hi = n;
-    if (hi <= lo) goto done;
+    if (hi <= lo || hi >= n) goto done; /* the text's end: the paragraph level's */
+    /* no newline from where newlines.no_newline's search may begin (at most 257 before lo)
+       and no glued row's mark near the window (glued.glued_near): Python's own tests hold */
+    Py_ssize_t newline = PyUnicode_FindChar(text, '\n', lo > 257 ? lo - 257 : 0, hi, 1);
+    if (newline == -2) goto fail;
+    if (newline >= 0 || glued_mark_in(st, lo > 16 ? lo - 16 : 0, hi + 16 < n ? hi + 16 : n)) goto done;
     Py_ssize_t guess = ends_reach(&t, s, size), near = s + (guess - s) * 3 / 4;
     if (near < lo) near = lo;
     int got = memo_window(&se, lo, hi, &cuts, &a, &b, &merged);

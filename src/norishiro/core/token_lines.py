@@ -55,18 +55,35 @@ def token_end(p: Packer, s: int, lo: int) -> int:
 
 
 def _end(p: Packer, s: int, lo: int) -> int:
-    text, n, m, bnd, size = p.text, p.n, p.m, p.bnd, p.size
-    para, native = bnd.paragraph_cuts(), _indexed(m)
-    if para and native:  # the paragraph level below, compiled (-2: the window has no paragraph cut)
-        got = compiled.native.token_para_end(m.ends, para, n, s, lo, size, p.count)
-        if got != -2:
+    m, para = p.m, p.bnd.paragraph_cuts()
+    if _indexed(m):  # the paragraph, line and sentence levels compiled; their twins below
+        got = compiled.native.token_para_end(m.ends, para, p.n, s, lo, p.size, p.count) if para else -2
+        if got != -2:  # -2: the window has no paragraph cut
             return _ended(p, s, lo, PARAGRAPH, got) if got >= 0 else -1
-    hi = p._reach(s, size)
+        got = _sentence_end(p, s, lo)
+        if type(got) is tuple:
+            return _ended(p, s, lo, got[1], got[0])
+        if got == NONE_FITS:
+            return _finer(p, s, lo, *_windows(p, s, lo))
+    return _levels(p, s, lo)
+
+
+def _windows(p: Packer, s: int, lo: int) -> tuple[int, tuple[int, ...]]:
+    """The window's end (generous) and where its searches begin: near where the index
+    predicts the budget runs out, then at ``lo``."""
+    hi = p._reach(s, p.size)
+    near = max(lo, s + (p.m.reach(s, p.size) - s) * 3 // 4)
+    return hi, ((near, lo) if near > lo else (lo,))
+
+
+def _levels(p: Packer, s: int, lo: int) -> int:
+    """``_end`` in Python: the paragraph level, else for a window that lost its lines the
+    line, sentence and finer levels."""
+    text, n, bnd = p.text, p.n, p.bnd
+    hi, windows = _windows(p, s, lo)
     if hi <= lo:
         return -1
-    guess = m.reach(s, size)
-    near = max(lo, s + (guess - s) * 3 // 4)
-    windows = (near, lo) if near > lo else (lo,)
+    para = bnd.paragraph_cuts()
     cuts = para[bisect_right(para, lo) : bisect_right(para, hi)]
     if hi >= n and (not cuts or cuts[-1] != n):  # the text's end is the coarsest cut of all
         cuts.append(n)
@@ -74,28 +91,31 @@ def _end(p: Packer, s: int, lo: int) -> int:
         return _ended(p, s, lo, PARAGRAPH, _farthest(p, s, lo, windows, cuts))
     if not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # no newline: no paragraph cut either
         return -1
-    got = _sentence_end(p, s, lo) if native else -1  # the line and sentence levels below, compiled
-    if type(got) is tuple:
-        return _ended(p, s, lo, got[1], got[0])
-    if got != NONE_FITS:
-        cuts = bnd.window_cuts(SENTENCE, lo, hi)
-        lines = bnd.line_starts_among(cuts)
-        for level, level_cuts in ((LINE, lines), (SENTENCE, cuts)):
-            got = _farthest(p, s, lo, windows, level_cuts) if level_cuts else None
-            if got is not None:
-                return _ended(p, s, lo, level, got)
-    for level in p.end_levels[3:]:  # no sentence cut fits (a command line): the finer levels
+    cuts = bnd.window_cuts(SENTENCE, lo, hi)
+    lines = bnd.line_starts_among(cuts)
+    for level, level_cuts in ((LINE, lines), (SENTENCE, cuts)):
+        got = _farthest(p, s, lo, windows, level_cuts) if level_cuts else None
+        if got is not None:
+            return _ended(p, s, lo, level, got)
+    return _finer(p, s, lo, hi, windows)
+
+
+def _finer(p: Packer, s: int, lo: int, hi: int, windows: tuple[int, ...]) -> int:
+    """No line or sentence cut fits (a command line): the farthest cut of the finer levels
+    that fits, in the near window first."""
+    for level in p.end_levels[3:]:
         for w in windows:
-            got = p._largest_fitting(s, bnd.window_cuts(level, w, hi, packing=True), size)
+            got = p._largest_fitting(s, p.bnd.window_cuts(level, w, hi, packing=True), p.size)
             if got is not None:
                 return _ended(p, s, lo, level, got)
     return -1
 
 
 def _sentence_end(p: Packer, s: int, lo: int) -> tuple[int, Level] | int:
-    """The line and sentence levels of ``_end`` compiled (``_sentscan.token_sentence_end``),
-    for a window that lost its lines: ``(end, level)``; ``NONE_FITS`` where no cut of either
-    fits; -1 where Python must look (the paragraph not scanned whole yet, its case unknown)."""
+    """The line and sentence levels of ``_end`` compiled (``_sentscan.token_sentence_end``)
+    for a window with no paragraph cut: ``(end, level)``; ``NONE_FITS`` where no cut of
+    either fits; -1 where Python must look (the text's end within reach, a newline or a
+    glued row near the window, the paragraph not scanned whole yet, its case unknown)."""
     bnd = p.bnd
     sw = bnd.sentences
     case = -1 if sw.lower_text is None else int(sw.lower_text)
