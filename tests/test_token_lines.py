@@ -11,7 +11,7 @@ from norishiro.core import compiled, token_lines
 from norishiro.core.measure import TiktokenSizer
 from norishiro.core.packer import Packer
 from norishiro.core.token_lines import serves, token_end
-from test_plain import _clinical, _lined, _one_line, _paragraphs
+from test_plain import _clinical, _lined, _one_line, _paragraphs, _wrapped
 from test_properties import texts
 
 _o200k = TiktokenSizer("o200k_base")
@@ -29,6 +29,11 @@ _prose = st.one_of(
     _lined,
     _paragraphs,  # the paragraph level
     _clinical,
+    _wrapped,  # hard-wrapped paragraphs
+    # one paragraph of lines of prose: windows with a newline but no paragraph cut
+    st.lists(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=6).map("".join), min_size=2, max_size=60).map(
+        "\n".join
+    ),
     texts,  # any text: CRLF, emoji, combining marks ("\r": the search alone)
 )
 
