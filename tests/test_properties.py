@@ -200,14 +200,17 @@ edge_texts = st.lists(
     st.sampled_from(["o200k_base", "cl100k_base"]),
     st.sampled_from(["", "# H\n\n", " ", "a"]),
     st.sampled_from([1, 64]),
+    st.booleans(),
 )
-def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head, short):
-    """A span's count from the whole-text index plus its two recounted ends is tiktoken's."""
+def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head, short, native):
+    """A span's count from the whole-text index plus its two recounted ends is tiktoken's
+    (compiled, and its Python twin)."""
     from unittest import mock
 
     from norishiro.core import token_index as sizing
 
-    index = TiktokenSizer(name).measure(text)
+    with compiled_helpers(native):
+        index = TiktokenSizer(name).measure(text)
     count = tiktoken_count(name)
     with mock.patch.object(sizing, "_SHORT", short):  # 1: use cut-safe points in tiny spans
         for _ in range(5):
@@ -216,8 +219,31 @@ def test_exact_span_counts_from_the_index_equal_tiktoken(text, data, name, head,
             assert index.count(a, b, head) == count(head + text[a:b])
 
 
+def test_the_compiled_cut_safe_test_is_the_patterns_on_every_character():
+    """``_sentscan.cut_safe`` against ``_CUT_SAFE`` for every character of the BMP and a
+    few beyond, before and after a letter, a space, a newline and itself, and at the end
+    of the text the lookahead may read (``stop``)."""
+    from norishiro.core import compiled
+    from norishiro.core.token_index import _CUT_SAFE
+
+    if compiled.native is None:
+        pytest.skip("no compiled helpers")
+    chars = [chr(c) for c in range(0x10000) if not 0xD800 <= c < 0xE000] + ["\U0001f44d", "\U00020000"]
+    wrong = []
+    for c in chars:
+        for other in ("a", " ", "\n", c):
+            for t in (other + c + "x", c + other + "x"):
+                for stop in (1, 2, 3):
+                    if bool(_CUT_SAFE.search(t, 1, stop) and _CUT_SAFE.search(t, 1, stop).start() == 1) != (
+                        compiled.native.cut_safe(t, 1, stop)
+                    ):
+                        wrong.append((t, stop))
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("native", [True, False])
 @pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
-def test_exact_span_counts_on_every_triple_of_edge_units(name):
+def test_exact_span_counts_on_every_triple_of_edge_units(name, native):
     """Exhaustive where hypothesis is thin: every cut-safe rule meets every neighbour."""
     from unittest import mock
 
@@ -254,7 +280,8 @@ def test_exact_span_counts_on_every_triple_of_edge_units(name):
     with mock.patch.object(sizing, "_SHORT", 1):
         for triple in itertools.product(units, repeat=3):
             text = "x " + "".join(triple) + " y"
-            index = sizer.measure(text)
+            with compiled_helpers(native):
+                index = sizer.measure(text)
             n = len(text)
             # spans from the start, to the end, and with both ends inside (each may be cut-safe itself)
             spans = [(a, n) for a in range(n)] + [(0, b) for b in range(1, n)]

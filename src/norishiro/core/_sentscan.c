@@ -3374,6 +3374,137 @@ fail:
     return NULL;
 }
 
+/* span_count(text, ends, start, end, head, count, short) -> token_index.TiktokenMeasure.count:
+   count(head + text[start:end]) from the index between the first cut-safe position from
+   start and the last one before end (its _CUT_SAFE), the stretches outside them counted
+   by count (the tokenizer's), a span up to short long counted whole. The positions are tested here as the pattern tests them
+   (a test compares every character class with it). */
+static int cut_letter(Py_UCS4 c) { /* _CUT_SAFE's letters and digits, by stable ranges */
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 0x3041 && c <= 0x3096) ||
+           (c >= 0x309D && c <= 0x309F) || (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FF) ||
+           (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xFF10 && c <= 0xFF19) || (c >= 0xFF21 && c <= 0xFF3A) ||
+           (c >= 0xFF41 && c <= 0xFF5A);
+}
+
+static int cut_punct(Py_UCS4 c) { /* CJK and ASCII punctuation, no apostrophe */
+    switch (c) {
+    case 0x3001: case 0x3002: case 0xFF0C: case 0xFF0E: case 0xFF01: case 0xFF1F: case 0x300C: case 0x300D:
+    case 0x300E: case 0x300F: case 0xFF08: case 0xFF09: case 0x3010: case 0x3011: case 0x3008: case 0x3009:
+    case 0x300A: case 0x300B: case 0x3014: case 0x3015: case 0x30FB: case 0xFF1A: case 0xFF1B: case 0x2026:
+    case ',': case '.': case '!': case '?': case ';': case ':': case '(': case ')': case '[': case ']': case '"':
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* _CUT_SAFE matches at p with the text ending at stop (its lookahead reads no further) */
+static int cut_safe_at(const State *st, Py_ssize_t p, Py_ssize_t stop) {
+    if (p < 1 || p >= stop) return 0;
+    Py_UCS4 a = AT(p - 1), b = AT(p);
+    if (b == ' ' && !Py_UNICODE_ISSPACE(a)) return 1;
+    if (a == '\n' && b != '/' && !Py_UNICODE_ISSPACE(b)) return 1;
+    return cut_letter(a) && cut_punct(b);
+}
+
+/* count(head + text[a:b]) as an int; -1 with an error set */
+static Py_ssize_t count_piece(PyObject *count, PyObject *head, PyObject *text, Py_ssize_t a, Py_ssize_t b) {
+    PyObject *piece = PyUnicode_Substring(text, a, b);
+    if (!piece) return -1;
+    if (PyUnicode_GET_LENGTH(head)) {
+        PyObject *joined = PyUnicode_Concat(head, piece);
+        Py_DECREF(piece);
+        if (!joined) return -1;
+        piece = joined;
+    }
+    PyObject *got = PyObject_CallOneArg(count, piece);
+    Py_DECREF(piece);
+    if (!got) return -1;
+    Py_ssize_t v = PyLong_AsSsize_t(got);
+    Py_DECREF(got);
+    return v;
+}
+
+/* for tests: cut_safe_at */
+static PyObject *cut_safe(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t p, stop;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &p, &stop)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (stop > st->n) stop = st->n;
+    return PyBool_FromLong(cut_safe_at(st, p, stop));
+}
+
+static PyObject *span_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "span_count(text, ends, start, end, head, count, short)");
+        return NULL;
+    }
+    PyObject *text = args[0], *head = args[4], *count = args[5];
+    Py_ssize_t start = PyLong_AsSsize_t(args[2]), end = PyLong_AsSsize_t(args[3]), short_ = PyLong_AsSsize_t(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n;
+    if (start < 0 || end < start || end > n) {
+        PyErr_SetString(PyExc_ValueError, "span_count: 0 <= start <= end <= len(text)");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[1], &view, PyBUF_FORMAT) < 0) return NULL;
+    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "span_count: ends must be an array('q')");
+        return NULL;
+    }
+    Ends t = {(const long long *)view.buf, view.len / (Py_ssize_t)sizeof(long long), n};
+    int with_head = PyUnicode_GET_LENGTH(head) > 0, from_start = start == 0 && !with_head, to_end = end == n;
+    Py_ssize_t total = -1;
+    if (from_start && to_end) {
+        total = t.len;
+        goto done;
+    }
+    if (end - start <= short_) { /* a short span: counted */
+        total = count_piece(count, head, text, start, end);
+        goto done;
+    }
+    Py_ssize_t p1 = 0;
+    if (!from_start) { /* the first cut-safe position from start (past it with a head) */
+        p1 = -1;
+        for (Py_ssize_t p = with_head ? start + 1 : start; p < end; p++)
+            if (cut_safe_at(st, p, end)) {
+                p1 = p;
+                break;
+            }
+        if (p1 < 0) {
+            total = count_piece(count, head, text, start, end);
+            goto done;
+        }
+    }
+    Py_ssize_t p2 = to_end || cut_safe_at(st, end, n) ? end : p1, window = 16;
+    while (p2 == p1 && end - window > p1) { /* the last one before end, looked for ever wider */
+        for (Py_ssize_t p = end - window; p < end; p++)
+            if (cut_safe_at(st, p, end)) p2 = p;
+        window *= 8;
+    }
+    Py_ssize_t first = 0, last = 0;
+    if (p1 > start || with_head) first = count_piece(count, head, text, start, p1);
+    if (first < 0) goto done;
+    if (p2 < end) {
+        PyObject *none = PyUnicode_New(0, 0);
+        if (!none) goto done;
+        last = count_piece(count, none, text, p2, end);
+        Py_DECREF(none);
+        if (last < 0) goto done;
+    }
+    total = first + (ends_after(&t, p2) - ends_after(&t, p1)) + last;
+done:
+    PyBuffer_Release(&view);
+    if (total < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "span_count: count gave a negative number");
+    return total < 0 ? NULL : PyLong_FromSsize_t(total);
+}
+
 /* token_sentence_end(text, paras, memo, lower_text, line_start, firsts, ends, s, lo, size, count)
    -> (end, level) or -1 / -3
 
@@ -3745,6 +3876,9 @@ static PyMethodDef methods[] = {
     {"token_sentence_end", (PyCFunction)(void (*)(void))token_sentence_end, METH_FASTCALL,
      "token_sentence_end(text, paras, memo, lower_text, line_start, firsts, ends, s, lo, size, count) -> (end, level 1 line "
      "or 2 sentence), -1: Python looks, -3: none fits"},
+    {"span_count", (PyCFunction)(void (*)(void))span_count, METH_FASTCALL,
+     "span_count(text, ends, start, end, head, count, short) -> TiktokenMeasure.count(start, end, head) from the index"},
+    {"cut_safe", cut_safe, METH_VARARGS, "cut_safe(text, p, stop) -> whether _CUT_SAFE matches at p with the text ending at stop"},
     {"token_para_end", (PyCFunction)(void (*)(void))token_para_end, METH_FASTCALL,
      "token_para_end(ends, paras, n, s, lo, size, count) -> the farthest paragraph cut that fits, -1: none, -2: no cut"},
     {"token_ends", token_ends, METH_VARARGS,

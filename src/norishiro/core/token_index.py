@@ -98,10 +98,20 @@ class TiktokenMeasure(TokenIndexMeasure):
     them: one small count at each end instead of re-tokenizing the span.
     """
 
-    __slots__ = ()
+    __slots__ = ("_span",)
+
+    def __init__(self, text: str, ends: Sequence[int], count: Callable[[str], int]):
+        super().__init__(text, ends, count)
+        # the count below compiled (the cut-safe positions tested in place): asked per chunk
+        self._span = compiled.native.span_count if compiled.active() else None
 
     def count(self, start: int, end: int, head: str = "") -> int:
-        """Exactly ``count(head + text[start:end])``. The text's own start and end are
+        if self._span is not None:
+            return self._span(self.text, self.ends, start, end, head, self._count, _SHORT)
+        return self.count_here(start, end, head)
+
+    def count_here(self, start: int, end: int, head: str = "") -> int:
+        """Exactly ``count(head + text[start:end])`` (``count``'s Python twin). The text's own start and end are
         piece boundaries as the cut-safe positions are: a span from the start without a head,
         or to the end, needs no recount there (the whole text: none at all); nor does an end
         that is cut-safe itself, the start without a head (a paragraph's first character:
