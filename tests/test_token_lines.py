@@ -109,6 +109,22 @@ def test_a_line_start_early_in_the_window_wins_over_later_sentence_ends(native, 
         assert sum(text.startswith(mark, s) for s, _e, _n in fast[1:]) >= len(fast) // 2
 
 
+@pytest.mark.parametrize(
+    "text, s",
+    [
+        ("Intro.\n\n" + "The scan was clear. " * 60, 8),  # a long paragraph's first chunk
+        ("BP 120/80mmHg|CRP 0.3mg/dL|所見なし。" * 40, 0),  # glued rows
+        ("x\n\n" + "BP 120/80mmHg|CRP 0.3mg/dL|所見なし。" * 40, 3),
+    ],
+)
+def test_a_window_after_a_newline_or_with_glued_rows_is_served(text, s):
+    """No newline's cut in the window: served without the search, as the search ends it."""
+    p = Packer(text, _o200k.measure(text), 64)
+    got = token_end(p, s, s)
+    assert got > s
+    assert got == Packer(text, _o200k.measure(text), 64).find_end(s, s)
+
+
 def test_a_long_line_is_served_and_a_newline_is_not():
     text = "The scan was clear and the patient went home. " * 40
     p = Packer(text, _o200k.measure(text), 64, balance=True)

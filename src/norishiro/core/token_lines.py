@@ -1,28 +1,32 @@
-"""The packer's end for a chunk of plain text in tokens, in its two common cases, without
-the search's look at every level and window: the farthest paragraph cut that fits (a
-document of paragraphs), and, where the window lost its lines (one-line prose: no newline,
-no glued row), the farthest line or sentence cut that fits, from one sentence look (the
-line level's cuts are the sentence cuts where a line evidently begins, and the near
-window's, where the index predicts the budget runs out, are the wide window's past its
-start). Both searches are compiled (``_sentscan.token_para_end`` and
-``token_sentence_end`` read the token index in place, the sentence cuts from the
-paragraph's memo, and ask Python only the packer's exact count and ``line_start``; the
-Python below is their twin, and answers where they do not: a paragraph not scanned whole
-yet, a text whose case is not known). The packer's own search stays the reference (tests compare) and answers wherever
-this does not: a chunk of white space alone, a window whose paragraph cuts (or the text's
-end) do not fit, or one with a newline or a glued row but no paragraph cut.
+"""The packer's end for a chunk of plain text in tokens, in its common cases, without the
+search's look at every level: the farthest paragraph cut that fits (a document of
+paragraphs), and, where the window lost its lines (one-line prose: no newline, no glued
+row), the farthest line or sentence cut that fits, from one sentence look (the line
+level's cuts are the sentence cuts where a line evidently begins, and the near window's,
+where the index predicts the budget runs out, are the wide window's past its start).
+Both are compiled (``_sentscan.token_para_end`` and ``token_sentence_end`` read the token
+index in place, the sentence cuts from the paragraph's memo, and ask Python only the
+packer's exact count and ``line_start``); the Python below is their twin and answers
+where they do not (a paragraph not scanned whole yet, a text whose case is not known).
+A window with no newline's cut that may hold a glued row, or whose newlines lie just
+before it (a long paragraph's first chunk), takes the search's own steps per level and
+window, without its round of the levels above. The packer's own search stays the
+reference (tests compare) and answers where none of these does: a chunk of white space
+alone, a window whose paragraph cuts (or the text's end) do not fit, or one with a
+newline's cut but no paragraph cut.
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import compiled
 from .levels import LINE, PARAGRAPH, SENTENCE, Level
 from .line_starts import FIRSTS
-from .newlines import no_newline
+from .newlines import no_newline, no_newline_cut
 from .plain import find_ink
 from .token_index import TokenIndexMeasure
 
@@ -64,7 +68,7 @@ def _end(p: Packer, s: int, lo: int) -> int:
         if type(got) is tuple:
             return _ended(p, s, lo, got[1], got[0])
         if got == NONE_FITS:
-            return _finer(p, s, lo, *_windows(p, s, lo))
+            return _each_window(p, s, lo, *_windows(p, s, lo), p.end_levels[3:])
     return _levels(p, s, lo)
 
 
@@ -89,21 +93,27 @@ def _levels(p: Packer, s: int, lo: int) -> int:
         cuts.append(n)
     if cuts:  # the paragraph level; where none fits, the finer levels are the search's
         return _ended(p, s, lo, PARAGRAPH, _farthest(p, s, lo, windows, cuts))
-    if not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # no newline: no paragraph cut either
+    if not no_newline_cut(text, lo, hi):  # a newline's cut in the window: the search's
         return -1
+    if not no_newline(text, lo, hi) or bnd.glued_near(lo, hi):  # a newline just before lo, a glued row
+        return _each_window(p, s, lo, hi, windows, p.end_levels[1:])
     cuts = bnd.window_cuts(SENTENCE, lo, hi)
     lines = bnd.line_starts_among(cuts)
     for level, level_cuts in ((LINE, lines), (SENTENCE, cuts)):
         got = _farthest(p, s, lo, windows, level_cuts) if level_cuts else None
         if got is not None:
             return _ended(p, s, lo, level, got)
-    return _finer(p, s, lo, hi, windows)
+    return _each_window(p, s, lo, hi, windows, p.end_levels[3:])
 
 
-def _finer(p: Packer, s: int, lo: int, hi: int, windows: tuple[int, ...]) -> int:
-    """No line or sentence cut fits (a command line): the farthest cut of the finer levels
-    that fits, in the near window first."""
-    for level in p.end_levels[3:]:
+def _each_window(p: Packer, s: int, lo: int, hi: int, windows: tuple[int, ...], levels: Sequence[Level]) -> int:
+    """The farthest cut that fits of the first of ``levels`` that has one, each level's cuts
+    looked for per window (the near one first) as the packer's search does: the finer levels
+    where no line or sentence cut fits (a command line), and every level from the line on
+    for a window with no newline's cut that may hold a glued row (a flattened table: the
+    near window's rows are found in it alone) or whose newlines lie just before it (a long
+    paragraph's first chunk)."""
+    for level in levels:
         for w in windows:
             got = p._largest_fitting(s, p.bnd.window_cuts(level, w, hi, packing=True), p.size)
             if got is not None:
