@@ -3218,6 +3218,21 @@ typedef struct {
     Py_ssize_t len, n;
 } Ends;
 
+/* the token index ends (an array('q')) as t, its buffer held in view (release it); -1 with
+   an error set naming who asked */
+static int ends_view(PyObject *obj, Py_buffer *view, Ends *t, Py_ssize_t n, const char *who) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != (Py_ssize_t)sizeof(long long) || !view->format || strcmp(view->format, "q") != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s: ends must be an array('q')", who);
+        return -1;
+    }
+    t->a = (const long long *)view->buf;
+    t->len = view->len / (Py_ssize_t)sizeof(long long);
+    t->n = n;
+    return 0;
+}
+
 static Py_ssize_t ends_after(const Ends *t, Py_ssize_t x) { /* bisect_right */
     Py_ssize_t lo = 0, hi = t->len;
     while (lo < hi) {
@@ -3320,13 +3335,8 @@ static PyObject *token_para_end(PyObject *self, PyObject *const *args, Py_ssize_
                size = PyLong_AsSsize_t(args[5]);
     if (PyErr_Occurred()) return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(args[0], &view, PyBUF_FORMAT) < 0) return NULL;
-    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "token_para_end: ends must be an array('q')");
-        return NULL;
-    }
-    Ends t = {(const long long *)view.buf, view.len / (Py_ssize_t)sizeof(long long), n};
+    Ends t;
+    if (ends_view(args[0], &view, &t, n, "token_para_end") < 0) return NULL;
     Py_ssize_t result = -1, *cuts = NULL;
     /* PackerSizes._reach: generous, BPE counts at the edges differ from the index */
     Py_ssize_t hi = size <= 0 ? s : ends_reach(&t, s, size + 8) + 16;
@@ -3452,13 +3462,8 @@ static PyObject *span_count(PyObject *self, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     Py_buffer view;
-    if (PyObject_GetBuffer(args[1], &view, PyBUF_FORMAT) < 0) return NULL;
-    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "span_count: ends must be an array('q')");
-        return NULL;
-    }
-    Ends t = {(const long long *)view.buf, view.len / (Py_ssize_t)sizeof(long long), n};
+    Ends t;
+    if (ends_view(args[1], &view, &t, n, "span_count") < 0) return NULL;
     int with_head = PyUnicode_GET_LENGTH(head) > 0, from_start = start == 0 && !with_head, to_end = end == n;
     Py_ssize_t total = -1;
     if (from_start && to_end) {
@@ -3533,13 +3538,8 @@ static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ss
     start_state(st, text, 0, 0);
     Py_ssize_t n = st->n;
     Py_buffer view;
-    if (PyObject_GetBuffer(args[6], &view, PyBUF_FORMAT) < 0) return NULL;
-    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "token_sentence_end: ends must be an array('q')");
-        return NULL;
-    }
-    Ends t = {(const long long *)view.buf, view.len / (Py_ssize_t)sizeof(long long), n};
+    Ends t;
+    if (ends_view(args[6], &view, &t, n, "token_sentence_end") < 0) return NULL;
     PyObject *cuts = NULL, *merged = NULL, *out = NULL;
     Py_ssize_t *sent = NULL, *lines = NULL, a = 0, b = 0, result = -1, level = 0;
     Py_ssize_t hi = size <= 0 ? s : ends_reach(&t, s, size + 8) + 16; /* PackerSizes._reach */
