@@ -91,7 +91,10 @@ def test_the_compiled_paragraph_level_ends_at_the_farthest_cut_that_fits():
     assert e > 0 and text[e - 2 : e] == "\n\n" and p.count(0, e) <= 64
     nxt = text.index("\n\n", e) + 2  # the next paragraph cut does not fit
     assert p.count(0, nxt) > 64
-    assert compiled.native is None or compiled.native.token_para_end(p.m.ends, [], p.n, 0, 0, 64, p.count) == -2
+    assert (
+        compiled.native is None
+        or compiled.native.token_para_end(p.m.ends, [], p.n, 0, 0, 64, p.count, p.n + 1, 4) == -2
+    )
 
 
 @pytest.mark.parametrize("size", [100, 130])

@@ -3206,13 +3206,15 @@ static PyObject *ends_left(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return ends_bisect(args, nargs, 0);
 }
 
-/* token_para_end(ends, paras, s, lo, size, count) -> token_lines._end's paragraph level for a
-   packer in tokens with no prefix: the farthest paragraph cut in the window from lo (the
-   text's end counted as one) whose count(s, cut) is within size, looked for where the index
-   predicts the budget runs out first (the near window), then in the whole window; -1 where
-   none fits, -2 where the window has no paragraph cut (the finer levels are Python's).
-   ends: the token index (array('q')), paras: the paragraph cuts (a sorted list of ints),
-   count(s, e): the packer's exact count. The estimates read the index in place. */
+/* token_para_end(ends, paras, n, s, lo, size, count, balance_from, tail) -> token_lines._end's
+   paragraph level for a packer in tokens with no prefix: the farthest paragraph cut in the
+   window from lo (the text's end counted as one) whose count(s, cut) is within size, looked
+   for where the index predicts the budget runs out first (the near window), then in the
+   whole window, and from balance_from on balanced as Packer._balanced does (tail: its
+   BALANCED_TAIL); -1 where none fits, -2 where the window has no paragraph cut (the finer
+   levels are Python's). ends: the token index (array('q')), paras: the paragraph cuts (a
+   sorted list of ints), count(s, e): the packer's exact count. The estimates read the index
+   in place. */
 typedef struct {
     const long long *a;
     Py_ssize_t len, n;
@@ -3321,9 +3323,32 @@ static Py_ssize_t list_after(PyObject *list, Py_ssize_t from, Py_ssize_t x) {
     return l;
 }
 
+/* Packer._balanced for an end e at the paragraph level, in tokens with no prefix: where what
+   is left from s needs 2 to tail budgets, the first paragraph cut from the even share on
+   (past lo) that fits, else e. 0, or -1 with an error set. */
+static int token_balanced(const Ends *t, PyObject *paras, PyObject *count, Py_ssize_t s, Py_ssize_t lo,
+                          Py_ssize_t size, Py_ssize_t tail, Py_ssize_t *e) {
+    Py_ssize_t rest = ends_estimate(t, s, t->n), k = (rest + size - 1) / size;
+    if (k < 2 || k > tail) return 0;
+    Py_ssize_t share = (rest + k - 1) / k, at = ends_reach(t, s, share + 8) + 16; /* Packer._reach */
+    if (at > t->n) at = t->n;
+    if (at < lo + 1) at = lo + 1;
+    if (at >= *e) return 0;
+    Py_ssize_t j = list_after(paras, 0, at - 1); /* bisect_left(paras, at) */
+    if (j < 0) return -1;
+    if (j >= PyList_GET_SIZE(paras)) return 0;
+    Py_ssize_t c = PyLong_AsSsize_t(PyList_GET_ITEM(paras, j));
+    if (c == -1 && PyErr_Occurred()) return -1;
+    if (c > *e) return 0;
+    int ok = token_fits(count, s, c, size);
+    if (ok < 0) return -1;
+    if (ok) *e = c;
+    return 0;
+}
+
 static PyObject *token_para_end(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "token_para_end takes (ends, paras, n, s, lo, size, count)");
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "token_para_end takes (ends, paras, n, s, lo, size, count, balance_from, tail)");
         return NULL;
     }
     PyObject *paras = args[1], *count = args[6];
@@ -3332,7 +3357,8 @@ static PyObject *token_para_end(PyObject *self, PyObject *const *args, Py_ssize_
         return NULL;
     }
     Py_ssize_t n = PyLong_AsSsize_t(args[2]), s = PyLong_AsSsize_t(args[3]), lo = PyLong_AsSsize_t(args[4]),
-               size = PyLong_AsSsize_t(args[5]);
+               size = PyLong_AsSsize_t(args[5]), balance_from = PyLong_AsSsize_t(args[7]),
+               tail = PyLong_AsSsize_t(args[8]);
     if (PyErr_Occurred()) return NULL;
     Py_buffer view;
     Ends t;
@@ -3375,6 +3401,8 @@ static PyObject *token_para_end(PyObject *self, PyObject *const *args, Py_ssize_
     if (j == -2) goto fail;
     result = j >= 0 ? cuts[j] : -1;
 done:
+    if (result >= 0 && result < n && s >= balance_from && token_balanced(&t, paras, count, s, lo, size, tail, &result) < 0)
+        goto fail;
     PyMem_Free(cuts);
     PyBuffer_Release(&view);
     return PyLong_FromSsize_t(result);
@@ -3880,7 +3908,8 @@ static PyMethodDef methods[] = {
      "span_count(text, ends, start, end, head, count, short) -> TiktokenMeasure.count(start, end, head) from the index"},
     {"cut_safe", cut_safe, METH_VARARGS, "cut_safe(text, p, stop) -> whether _CUT_SAFE matches at p with the text ending at stop"},
     {"token_para_end", (PyCFunction)(void (*)(void))token_para_end, METH_FASTCALL,
-     "token_para_end(ends, paras, n, s, lo, size, count) -> the farthest paragraph cut that fits, -1: none, -2: no cut"},
+     "token_para_end(ends, paras, n, s, lo, size, count, balance_from, tail) -> the farthest paragraph cut that "
+     "fits, balanced from balance_from on; -1: none, -2: no cut"},
     {"token_ends", token_ends, METH_VARARGS,
      "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id), as bytes of int64"},
     {"para_spans", para_spans, METH_VARARGS,

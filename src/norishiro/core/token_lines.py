@@ -27,7 +27,7 @@ from . import compiled
 from .levels import LINE, PARAGRAPH, SENTENCE, Level
 from .line_starts import FIRSTS
 from .newlines import no_newline, no_newline_cut
-from .plain import find_ink
+from .plain import BALANCED_TAIL, find_ink
 from .token_index import TokenIndexMeasure
 
 if TYPE_CHECKING:
@@ -61,9 +61,10 @@ def token_end(p: Packer, s: int, lo: int) -> int:
 def _end(p: Packer, s: int, lo: int) -> int:
     m, para = p.m, p.bnd.paragraph_cuts()
     if _indexed(m):  # the paragraph, line and sentence levels compiled; their twins below
-        got = compiled.native.token_para_end(m.ends, para, p.n, s, lo, p.size, p.count) if para else -2
-        if got != -2:  # -2: the window has no paragraph cut
-            return _ended(p, s, lo, PARAGRAPH, got) if got >= 0 else -1
+        call = compiled.native.token_para_end
+        got = call(m.ends, para, p.n, s, lo, p.size, p.count, p._balance_from, BALANCED_TAIL) if para else -2
+        if got != -2:  # -2: the window has no paragraph cut; the end comes balanced
+            return got
         got = _sentence_end(p, s, lo)
         if type(got) is tuple:
             return _ended(p, s, lo, got[1], got[0])
