@@ -3172,49 +3172,30 @@ static PyObject *token_ends(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* ends_right(ends, x) and ends_left(ends, x): bisect_right and bisect_left over a token
-   index kept as 64-bit integers (array('q')), read in place; bisect itself makes a Python
-   int of every element it looks at. */
-static PyObject *ends_bisect(PyObject *const *args, Py_ssize_t nargs, int right) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "ends_right/ends_left take (ends, x)");
-        return NULL;
-    }
-    long long x = PyLong_AsLongLong(args[1]);
-    if (x == -1 && PyErr_Occurred()) return NULL;
-    Py_buffer view;
-    if (PyObject_GetBuffer(args[0], &view, PyBUF_FORMAT) < 0) return NULL;
-    if (view.itemsize != (Py_ssize_t)sizeof(long long) || !view.format || strcmp(view.format, "q") != 0) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "ends_right/ends_left: ends must be an array('q')");
-        return NULL;
-    }
-    const long long *a = (const long long *)view.buf;
-    Py_ssize_t lo = 0, hi = view.len / (Py_ssize_t)sizeof(long long);
+/* the first index whose value is greater than x (bisect_right) */
+static Py_ssize_t after_all(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x) {
+    Py_ssize_t lo = 0, hi = len;
     while (lo < hi) {
-        Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (right ? x < a[mid] : x <= a[mid]) hi = mid;
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (x < a[mid]) hi = mid;
         else lo = mid + 1;
     }
-    PyBuffer_Release(&view);
-    return PyLong_FromSsize_t(lo);
-}
-static PyObject *ends_right(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    return ends_bisect(args, nargs, 1);
-}
-static PyObject *ends_left(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    return ends_bisect(args, nargs, 0);
+    return lo;
 }
 
-/* token_para_end(ends, paras, n, s, lo, size, count, balance_from, tail) -> token_lines._end's
-   paragraph level for a packer in tokens with no prefix: the farthest paragraph cut in the
-   window from lo (the text's end counted as one) whose count(s, cut) is within size, looked
-   for where the index predicts the budget runs out first (the near window), then in the
-   whole window, and from balance_from on balanced as Packer._balanced does (tail: its
-   BALANCED_TAIL); -1 where none fits, -2 where the window has no paragraph cut (the finer
-   levels are Python's). ends: the token index (array('q')), paras: the paragraph cuts (a
-   sorted list of ints), count(s, e): the packer's exact count. The estimates read the index
-   in place. */
+/* the first index whose value is x or greater (bisect_left) */
+static Py_ssize_t first_at(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x) {
+    Py_ssize_t lo = 0, hi = len;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (a[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* A token index (TokenIndexMeasure.ends, an array('q') of where each token ends) read in
+   place, and the length of its text. */
 typedef struct {
     const long long *a;
     Py_ssize_t len, n;
@@ -3235,7 +3216,7 @@ static int ends_view(PyObject *obj, Py_buffer *view, Ends *t, Py_ssize_t n, cons
     return 0;
 }
 
-static Py_ssize_t ends_after(const Ends *t, Py_ssize_t x) { /* bisect_right */
+static Py_ssize_t ends_after(const Ends *t, long long x) { /* bisect_right */
     Py_ssize_t lo = 0, hi = t->len;
     while (lo < hi) {
         Py_ssize_t mid = lo + (hi - lo) / 2;
@@ -3250,15 +3231,44 @@ static Py_ssize_t ends_reach(const Ends *t, Py_ssize_t start, Py_ssize_t budget)
     return i >= t->len ? t->n : (Py_ssize_t)t->a[i];
 }
 
-static Py_ssize_t ends_estimate(const Ends *t, Py_ssize_t start, Py_ssize_t end) { /* TokenIndexMeasure.estimate */
-    if (end <= start) return 0;
-    Py_ssize_t lo = 0, hi = t->len; /* bisect_left(ends, end) */
+static Py_ssize_t ends_before(const Ends *t, long long x) { /* bisect_left */
+    Py_ssize_t lo = 0, hi = t->len;
     while (lo < hi) {
         Py_ssize_t mid = lo + (hi - lo) / 2;
-        if (t->a[mid] < end) lo = mid + 1;
+        if (t->a[mid] < x) lo = mid + 1;
         else hi = mid;
     }
-    return (lo + 1 < t->len ? lo + 1 : t->len) - ends_after(t, start);
+    return lo;
+}
+
+static Py_ssize_t ends_estimate(const Ends *t, Py_ssize_t start, Py_ssize_t end) { /* TokenIndexMeasure.estimate */
+    if (end <= start) return 0;
+    Py_ssize_t i = ends_before(t, end) + 1;
+    return (i < t->len ? i : t->len) - ends_after(t, start);
+}
+
+/* ends_right(ends, x) and ends_left(ends, x): bisect_right and bisect_left over a token
+   index kept as 64-bit integers (array('q')), read in place; bisect itself makes a Python
+   int of every element it looks at. */
+static PyObject *ends_bisect(PyObject *const *args, Py_ssize_t nargs, int right) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "ends_right/ends_left take (ends, x)");
+        return NULL;
+    }
+    long long x = PyLong_AsLongLong(args[1]);
+    if (x == -1 && PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    Ends t;
+    if (ends_view(args[0], &view, &t, 0, right ? "ends_right" : "ends_left") < 0) return NULL;
+    Py_ssize_t at = right ? ends_after(&t, x) : ends_before(&t, x);
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(at);
+}
+static PyObject *ends_right(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return ends_bisect(args, nargs, 1);
+}
+static PyObject *ends_left(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return ends_bisect(args, nargs, 0);
 }
 
 /* count(s, e) <= budget: 1, 0, or -1 with an error set */
@@ -3279,16 +3289,7 @@ static Py_ssize_t token_largest(const Ends *t, PyObject *count, Py_ssize_t s, co
     Py_ssize_t j, k = budget + ends_after(t, s) - 1; /* TokenIndexMeasure.last_within */
     if (k >= t->len - 1) j = m - 1;
     else if (k < 0) j = -1;
-    else {
-        long long bound = t->a[k];
-        Py_ssize_t lo = 0, hi = m; /* bisect_right(cands, bound) */
-        while (lo < hi) {
-            Py_ssize_t mid = lo + (hi - lo) / 2;
-            if (bound < cands[mid]) hi = mid;
-            else lo = mid + 1;
-        }
-        j = lo - 1;
-    }
+    else j = after_all(cands, m, (Py_ssize_t)t->a[k]) - 1;
     if (j < 0) j = 0;
     int ok = token_fits(count, s, cands[j], budget);
     if (ok < 0) return -2;
@@ -3310,17 +3311,26 @@ static Py_ssize_t token_largest(const Ends *t, PyObject *count, Py_ssize_t s, co
     return -1;
 }
 
-/* bisect_right(list, x, from): the first index from ``from`` whose int is greater than x;
-   -1 with an error set (an item that is no int) */
-static Py_ssize_t list_after(PyObject *list, Py_ssize_t from, Py_ssize_t x) {
-    Py_ssize_t l = from, h = PyList_GET_SIZE(list);
-    while (l < h) {
-        Py_ssize_t mid = l + (h - l) / 2, v = PyLong_AsSsize_t(PyList_GET_ITEM(list, mid));
-        if (v == -1 && PyErr_Occurred()) return -1;
-        if (x < v) h = mid;
-        else l = mid + 1;
+/* token_lines._windows: the window's generous end (PackerSizes._reach: BPE counts at the
+   edges differ from the index) and near, where the index predicts the budget runs out */
+static void token_window(const Ends *t, Py_ssize_t s, Py_ssize_t lo, Py_ssize_t size, Py_ssize_t *hi,
+                         Py_ssize_t *near) {
+    *hi = size <= 0 ? s : ends_reach(t, s, size + 8) + 16;
+    if (*hi > t->n) *hi = t->n;
+    *near = s + (ends_reach(t, s, size) - s) * 3 / 4;
+    if (*near < lo) *near = lo;
+}
+
+/* token_lines._farthest: the index of the farthest of cands[0:m] that fits, looked for past
+   near first (near > lo), then among all; -1 for none, -2 on an error */
+static Py_ssize_t token_farthest(const Ends *t, PyObject *count, Py_ssize_t s, Py_ssize_t lo, Py_ssize_t near,
+                                 const Py_ssize_t *cands, Py_ssize_t m, Py_ssize_t size) {
+    if (near > lo) {
+        Py_ssize_t first = after_all(cands, m, near);
+        Py_ssize_t j = token_largest(t, count, s, cands + first, m - first, size);
+        if (j != -1) return j < 0 ? j : first + j;
     }
-    return l;
+    return token_largest(t, count, s, cands, m, size);
 }
 
 /* Packer._balanced for an end e at the paragraph level, in tokens with no prefix: where what
@@ -3334,8 +3344,8 @@ static int token_balanced(const Ends *t, PyObject *paras, PyObject *count, Py_ss
     if (at > t->n) at = t->n;
     if (at < lo + 1) at = lo + 1;
     if (at >= *e) return 0;
-    Py_ssize_t j = list_after(paras, 0, at - 1); /* bisect_left(paras, at) */
-    if (j < 0) return -1;
+    Py_ssize_t j = index_after(paras, at - 1); /* bisect_left(paras, at) */
+    if (PyErr_Occurred()) return -1;
     if (j >= PyList_GET_SIZE(paras)) return 0;
     Py_ssize_t c = PyLong_AsSsize_t(PyList_GET_ITEM(paras, j));
     if (c == -1 && PyErr_Occurred()) return -1;
@@ -3346,9 +3356,19 @@ static int token_balanced(const Ends *t, PyObject *paras, PyObject *count, Py_ss
     return 0;
 }
 
+/* token_para_end(ends, paras, n, s, lo, size, count, balance_from, tail) -> token_lines._end's
+   paragraph level for a packer in tokens with no prefix: the farthest paragraph cut in the
+   window from lo (the text's end counted as one) whose count(s, cut) is within size, looked
+   for where the index predicts the budget runs out first (the near window), then in the
+   whole window, and from balance_from on balanced as Packer._balanced does (tail: its
+   BALANCED_TAIL); -1 where none fits, -2 where the window has no paragraph cut (the finer
+   levels are Python's). ends: the token index (array('q')), paras: the paragraph cuts (a
+   sorted list of ints), count(s, e): the packer's exact count. The estimates read the index
+   in place. */
 static PyObject *token_para_end(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "token_para_end takes (ends, paras, n, s, lo, size, count, balance_from, tail)");
+        PyErr_SetString(PyExc_TypeError,
+                        "token_para_end takes (ends, paras, n, s, lo, size, count, balance_from, tail)");
         return NULL;
     }
     PyObject *paras = args[1], *count = args[6];
@@ -3363,45 +3383,30 @@ static PyObject *token_para_end(PyObject *self, PyObject *const *args, Py_ssize_
     Py_buffer view;
     Ends t;
     if (ends_view(args[0], &view, &t, n, "token_para_end") < 0) return NULL;
-    Py_ssize_t result = -1, *cuts = NULL;
-    /* PackerSizes._reach: generous, BPE counts at the edges differ from the index */
-    Py_ssize_t hi = size <= 0 ? s : ends_reach(&t, s, size + 8) + 16;
-    if (hi > n) hi = n;
+    Py_ssize_t result = -1, *cuts = NULL, hi, near, a, b;
+    token_window(&t, s, lo, size, &hi, &near);
     if (hi <= lo) goto done;
-    Py_ssize_t guess = ends_reach(&t, s, size), near = s + (guess - s) * 3 / 4;
-    if (near < lo) near = lo;
-    /* the paragraph cuts in (lo, hi], read from the list */
-    Py_ssize_t a = list_after(paras, 0, lo), b = a < 0 ? -1 : list_after(paras, a, hi);
-    if (b < 0) goto fail;
+    window_range(paras, lo, hi, &a, &b); /* the paragraph cuts in (lo, hi] */
+    if (PyErr_Occurred()) goto fail;
     Py_ssize_t m = b - a;
     cuts = PyMem_Malloc((m + 1) * sizeof(Py_ssize_t));
     if (!cuts) {
         PyErr_NoMemory();
         goto fail;
     }
-    for (Py_ssize_t k = 0; k < m; k++) cuts[k] = PyLong_AsSsize_t(PyList_GET_ITEM(paras, a + k));
+    for (Py_ssize_t k = 0; k < m; k++) cuts[k] = item_at(paras, a + k);
     if (PyErr_Occurred()) goto fail;
     if (hi >= n && (m == 0 || cuts[m - 1] != n)) cuts[m++] = n; /* the text's end: the coarsest cut */
     if (m == 0) {
         result = -2;
         goto done;
     }
-    /* the near window first (the cuts past near), then the whole window */
-    if (near > lo) {
-        Py_ssize_t first = 0;
-        while (first < m && cuts[first] <= near) first++;
-        Py_ssize_t j = token_largest(&t, count, s, cuts + first, m - first, size);
-        if (j == -2) goto fail;
-        if (j >= 0) {
-            result = cuts[first + j];
-            goto done;
-        }
-    }
-    Py_ssize_t j = token_largest(&t, count, s, cuts, m, size);
+    Py_ssize_t j = token_farthest(&t, count, s, lo, near, cuts, m, size);
     if (j == -2) goto fail;
     result = j >= 0 ? cuts[j] : -1;
 done:
-    if (result >= 0 && result < n && s >= balance_from && token_balanced(&t, paras, count, s, lo, size, tail, &result) < 0)
+    if (result >= 0 && result < n && s >= balance_from &&
+        token_balanced(&t, paras, count, s, lo, size, tail, &result) < 0)
         goto fail;
     PyMem_Free(cuts);
     PyBuffer_Release(&view);
@@ -3415,8 +3420,8 @@ fail:
 /* span_count(text, ends, start, end, head, count, short) -> token_index.TiktokenMeasure.count:
    count(head + text[start:end]) from the index between the first cut-safe position from
    start and the last one before end (its _CUT_SAFE), the stretches outside them counted
-   by count (the tokenizer's), a span up to short long counted whole. The positions are tested here as the pattern tests them
-   (a test compares every character class with it). */
+   by count (the tokenizer's), a span up to short long counted whole. The positions are
+   tested here as the pattern tests them (a test compares every character with it). */
 static int cut_letter(Py_UCS4 c) { /* _CUT_SAFE's letters and digits, by stable ranges */
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 0x3041 && c <= 0x3096) ||
            (c >= 0x309D && c <= 0x309F) || (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FF) ||
@@ -3445,11 +3450,11 @@ static int cut_safe_at(const State *st, Py_ssize_t p, Py_ssize_t stop) {
     return cut_letter(a) && cut_punct(b);
 }
 
-/* count(head + text[a:b]) as an int; -1 with an error set */
+/* count(head + text[a:b]) as an int (head NULL: none); -1 with an error set */
 static Py_ssize_t count_piece(PyObject *count, PyObject *head, PyObject *text, Py_ssize_t a, Py_ssize_t b) {
     PyObject *piece = PyUnicode_Substring(text, a, b);
     if (!piece) return -1;
-    if (PyUnicode_GET_LENGTH(head)) {
+    if (head && PyUnicode_GET_LENGTH(head)) {
         PyObject *joined = PyUnicode_Concat(head, piece);
         Py_DECREF(piece);
         if (!joined) return -1;
@@ -3524,13 +3529,7 @@ static PyObject *span_count(PyObject *self, PyObject *const *args, Py_ssize_t na
     Py_ssize_t first = 0, last = 0;
     if (p1 > start || with_head) first = count_piece(count, head, text, start, p1);
     if (first < 0) goto done;
-    if (p2 < end) {
-        PyObject *none = PyUnicode_New(0, 0);
-        if (!none) goto done;
-        last = count_piece(count, none, text, p2, end);
-        Py_DECREF(none);
-        if (last < 0) goto done;
-    }
+    if (p2 < end && (last = count_piece(count, NULL, text, p2, end)) < 0) goto done;
     total = first + (ends_after(&t, p2) - ends_after(&t, p1)) + last;
 done:
     PyBuffer_Release(&view);
@@ -3570,15 +3569,14 @@ static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ss
     if (ends_view(args[6], &view, &t, n, "token_sentence_end") < 0) return NULL;
     PyObject *cuts = NULL, *merged = NULL, *out = NULL;
     Py_ssize_t *sent = NULL, *lines = NULL, a = 0, b = 0, result = -1, level = 0;
-    Py_ssize_t hi = size <= 0 ? s : ends_reach(&t, s, size + 8) + 16; /* PackerSizes._reach */
+    Py_ssize_t hi, near;
+    token_window(&t, s, lo, size, &hi, &near);
     if (hi <= lo || hi >= n) goto done; /* the text's end: the paragraph level's */
     /* no newline from where newlines.no_newline's search may begin (at most 257 before lo)
        and no glued row's mark near the window (glued.glued_near): Python's own tests hold */
     Py_ssize_t newline = PyUnicode_FindChar(text, '\n', lo > 257 ? lo - 257 : 0, hi, 1);
     if (newline == -2) goto fail;
     if (newline >= 0 || glued_mark_in(st, lo > 16 ? lo - 16 : 0, hi + 16 < n ? hi + 16 : n)) goto done;
-    Py_ssize_t guess = ends_reach(&t, s, size), near = s + (guess - s) * 3 / 4;
-    if (near < lo) near = lo;
     int got = memo_window(&se, lo, hi, &cuts, &a, &b, &merged);
     if (got < 0) goto fail;
     if (got == 0) goto done;
@@ -3601,22 +3599,10 @@ static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ss
         if (yes < 0) goto fail;
         if (yes) lines[nl++] = sent[k];
     }
-    result = -3;
+    result = -3; /* the line level, then the sentence level */
     for (int lv = 1; lv <= 2 && result == -3; lv++) {
         const Py_ssize_t *c = lv == 1 ? lines : sent;
-        Py_ssize_t mc = lv == 1 ? nl : m;
-        if (!mc) continue;
-        if (near > lo) { /* the near window first (the cuts past near), then the whole window */
-            Py_ssize_t first = 0;
-            while (first < mc && c[first] <= near) first++;
-            Py_ssize_t j = token_largest(&t, count, s, c + first, mc - first, size);
-            if (j == -2) goto fail;
-            if (j >= 0) {
-                result = c[first + j], level = lv;
-                break;
-            }
-        }
-        Py_ssize_t j = token_largest(&t, count, s, c, mc, size);
+        Py_ssize_t j = token_farthest(&t, count, s, lo, near, c, lv == 1 ? nl : m, size);
         if (j == -2) goto fail;
         if (j >= 0) result = c[j], level = lv;
     }
@@ -3649,28 +3635,6 @@ typedef struct {
     PyObject *plen; /* the packer's plen, asked where the prefix holds a table's header */
     Py_ssize_t asked, answer; /* its last answer (a chunk's start is asked four times) */
 } Pack;
-
-/* the first index whose value is greater than x (bisect_right) */
-static Py_ssize_t after_all(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x) {
-    Py_ssize_t lo = 0, hi = len;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (x < a[mid]) hi = mid;
-        else lo = mid + 1;
-    }
-    return lo;
-}
-
-/* the first index whose value is x or greater (bisect_left) */
-static Py_ssize_t first_at(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x) {
-    Py_ssize_t lo = 0, hi = len;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (a[mid] < x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
 
 static Py_ssize_t pack_plen(Pack *p, Py_ssize_t s) { /* Packer.plen; an error sets failed */
     if (!p->prefixed) return 0;
