@@ -1,18 +1,24 @@
 """The regions of a document as ``norishiro.api`` hands them to a chunker: a region that is
 one chunk is a ``OneChunk`` whether the chunker is asked (``one_chunk``) or, in characters,
-its length answers (``by_length``)."""
+its length answers (``by_length``), and sections that are one chunk of their text alone come
+as a ``OneChunkRun``, made chunks by ``section_chunks`` (compiled, and its Python twin)."""
 
 from __future__ import annotations
 
+import types
+
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from compiled_mode import compiled_helpers
 from norishiro import api
+from norishiro.chunk import section_chunks
 from norishiro.core import compiled
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.structure import LabelledText, Section
 from norishiro.document import Document
-from norishiro.regions import OneChunk, Regions
+from norishiro.regions import OneChunk, OneChunkRun, Regions, one_chunk_run
 
 _LINES = [
     "# Title",
@@ -40,7 +46,11 @@ def _regions(doc: Document, by_length: bool, **options) -> list[tuple]:
     regions = Regions(doc, config, sizer, LabelledText(), renderer, False, chunker.one_chunk, by_length)
     out = []
     for region, one in regions:
-        if type(region) is OneChunk:
+        if type(region) is OneChunkRun:  # as the OneChunks its sections are
+            for sec in regions.sections[region.start : region.stop]:
+                a, b = sec.start, sec.end
+                out.append(("one", (doc.text[a:b], a, b - a, ""), sec))
+        elif type(region) is OneChunk:
             out.append(("one", tuple(region), one))
         else:
             got = (region.text, region.offset, region.size, list(region.atoms), list(region.heads))
@@ -163,3 +173,98 @@ def test_regions_of_an_lf_text_take_their_paragraph_cuts_from_the_line_scan():
         return
     assert [(r.offset, r.paragraphs) for r in regions] == [(0, [5, 16, 28]), (35, [5])]
     assert [Boundaries(r.text).paragraph_cuts() for r in regions] == [r.paragraphs for r in regions]
+
+
+_needs_compiled = pytest.mark.skipif(compiled.native is None, reason="no compiled helpers in this install")
+
+
+@_needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.integers(-2, 30)), max_size=12),
+    st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20)), max_size=5),
+    st.integers(0, 13),
+    st.integers(0, 25),
+)
+def test_the_compiled_one_chunk_run_is_its_python_twin(steps, tables, k, size):
+    """Where a run of one-chunk sections stops: an empty section, one over the size, one
+    that starts in a table's body (or at its first position), the list's end."""
+    starts, ends, p = [], [], 0
+    for gap, length in steps:
+        p += gap
+        starts.append(p)
+        ends.append(p + length)
+    t_starts, t_ends, q = [], [], 0
+    for gap, length in tables:
+        q += gap
+        t_starts.append(q)
+        t_ends.append(q + length)
+    want = one_chunk_run(starts, ends, k, size, t_starts, t_ends)
+    assert compiled.native.one_chunk_run(starts, ends, k, size, t_starts, t_ends) == want
+
+
+def _rows(chunks) -> list:
+    return [(c.to_dict(), c._doc, type(c)) for c in chunks]
+
+
+@_needs_compiled
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LINES) | st.text(max_size=12), min_size=1, max_size=25),
+    st.sampled_from([None, {}, {"patient_id": "p-1", "n": [1]}]),
+    st.integers(0, 5),
+    st.integers(0, 40),
+)
+def test_the_compiled_section_chunks_are_their_python_twins(lines, meta, start, index):
+    """Every field of the chunks (their headings and metadata copies of their own), from
+    the sections of a labelled text, a mapping that is no dict, and objects that only look
+    like sections."""
+    text = "\n".join(lines)
+    sections = LabelledText().sections(text)
+    names = api.section_names(())
+    stop = len(sections) + 1  # past the end: the list's end
+    doc = Document(text)
+    for meta_given in (meta, types.MappingProxyType(meta) if meta is not None else None):
+        want = section_chunks(text, sections, start, stop, index, doc, meta_given, names.of_path)
+        got = compiled.native.section_chunks(text, sections, start, stop, index, doc, meta_given, names.of_path)
+        assert _rows(got) == _rows(want)
+        for c, w in zip(got, want):
+            assert c.headings is not w.headings and c.metadata is not w.metadata and c.metadata is not meta_given
+            if c.headings:
+                assert c.headings is not sections[c.index - index + start].headings
+    lookalikes = [types.SimpleNamespace(start=x.start, end=x.end, headings=x.headings) for x in sections]
+    got = compiled.native.section_chunks(text, lookalikes, start, stop, index, doc, meta, names.of_path)
+    assert _rows(got) == _rows(section_chunks(text, sections, start, stop, index, doc, meta, names.of_path))
+
+
+@_needs_compiled
+def test_the_compiled_section_chunks_say_what_is_wrong():
+    sections = LabelledText().sections("# A\n\nx")
+    with pytest.raises(TypeError, match="section_chunks"):
+        compiled.native.section_chunks("# A\n\nx", tuple(sections), 0, 1, 0, None, None, len)
+    with pytest.raises(TypeError, match="headings must be a list"):
+        bad = [types.SimpleNamespace(start=0, end=1, headings=("A",))]
+        compiled.native.section_chunks("# A", bad, 0, 1, 0, None, None, len)
+    with pytest.raises(ZeroDivisionError):  # the canonical look-up's own error comes through
+        compiled.native.section_chunks("# A\n\nx", sections, 0, 1, 0, None, None, lambda h: 1 / 0)
+    with pytest.raises(TypeError, match="one_chunk_run"):
+        compiled.native.one_chunk_run([0], [], 0, 5, [], [])
+
+
+@given(
+    st.lists(st.sampled_from(_LINES[:8]) | st.text(alphabet="ab. 。\n", max_size=30), min_size=1, max_size=40),
+    st.integers(8, 120),
+    st.booleans(),
+)
+@settings(max_examples=150, deadline=None)
+def test_chunks_of_short_sections_are_the_same_compiled_and_pure(lines, size, paged):
+    """End to end: the chunks of a page of short sections, with metadata and pages, are the
+    same with the compiled helpers and without."""
+    text = "\n".join(lines)
+    pages = [0, len(text) // 2] if paged else None
+    doc = Document(text, metadata={"patient_id": "p-1"}, pages=pages)
+    rows = []
+    for on in (True, False):
+        with compiled_helpers(on):
+            rows.append([(c.to_dict(), c.page_start, c.page_end) for c in api.iter_chunks(doc, size=size)])
+    assert rows[0] == rows[1]

@@ -13,9 +13,10 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from .chunk import Chunk, new_chunk
+from .chunk import Chunk, new_chunk, section_chunks
 from .chunkers import CHUNKERS, Region, chunker_class
 from .config import ChunkConfig, SemanticConfig
+from .core import compiled
 from .core.boundaries import Boundaries, Level, parse_level
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
@@ -23,9 +24,12 @@ from .core.measure import CharSizer, Sizer, get_sizer
 from .core.structure import LabelledText, PlainText, Section
 from .document import Document
 from .errors import OptionError
-from .regions import OneChunk, Regions
+from .regions import OneChunk, OneChunkRun, Regions
 
 __all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
+
+if compiled.native is not None:  # the compiled section_chunks makes chunks and reads sections
+    compiled.native.configure_chunk(Chunk, Section)
 
 _RUNTIME_SEMANTIC = ("cache", "trace")
 
@@ -198,7 +202,18 @@ def iter_chunks(
     i = 0
     sec: Section | None = None
     paged = bool(doc.pages)
+    of_path = names.of_path
+    sections = regions.sections
+    make_run = compiled.native.section_chunks if compiled.active() else section_chunks
     for region, one in regions:
+        if type(region) is OneChunkRun:  # short sections, each one chunk of its text alone
+            run = make_run(text, sections, region.start, region.stop, i, doc, meta or None, of_path)
+            i += len(run)
+            sec = None
+            if paged:
+                run = [_paged(c, doc) for c in run]
+            yield from run
+            continue
         if type(region) is OneChunk:  # what the chunker would say, said before any Region was made
             # (most regions of a Markdown page: made here, without the loop over spans below)
             piece, a, n, head = region

@@ -160,3 +160,41 @@ def new_chunk(
     c.section_canonical = canonical
     c.replaced = None
     return c
+
+
+def section_chunks(
+    text: str,
+    sections: list[Any],
+    start: int,
+    stop: int,
+    index: int,
+    doc: Any,
+    metadata: dict[str, Any] | None,
+    canonical: Any,
+) -> list[Chunk]:
+    """The chunks of ``sections[start:stop]``, each one chunk of its text alone (a section
+    has ``start``, ``end`` and ``headings``), numbered from ``index``: a chunk's section is
+    its innermost heading, ``canonical(headings)`` its canonical name, and it has a copy of
+    ``metadata`` (when given) and of the headings. Compiled: ``_sentscan.section_chunks``."""
+    out = []
+    for sec in sections[start:stop]:
+        a, b, heads = sec.start, sec.end, sec.headings
+        piece = text[a:b]
+        name = heads[-1] if heads else None
+        out.append(
+            new_chunk(
+                piece,
+                a,
+                b,
+                index,
+                b - a,
+                doc,
+                dict(metadata) if metadata else None,
+                list(heads),
+                name,
+                canonical(heads),
+                piece,
+            )
+        )
+        index += 1
+    return out

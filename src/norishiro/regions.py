@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from .chunkers import Region
 from .config import ChunkConfig
+from .core import compiled
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
 from .core.measure import Measure, Sizer
@@ -18,7 +19,7 @@ from .core.structure import Section
 from .document import Document
 from .errors import ContextHeaderError
 
-__all__ = ["Regions", "OneChunk"]
+__all__ = ["Regions", "OneChunk", "OneChunkRun", "one_chunk_run"]
 
 
 class OneChunk(NamedTuple):
@@ -29,6 +30,32 @@ class OneChunk(NamedTuple):
     offset: int
     size: int
     head: str
+
+
+class OneChunkRun(NamedTuple):
+    """Sections ``start``..``stop - 1`` (indices in ``Regions.sections``) that are one chunk
+    each, their text alone (no header, no table's header rows in front): the short sections
+    of a Markdown page, made chunks in one call."""
+
+    start: int
+    stop: int
+
+
+def one_chunk_run(starts: list[int], ends: list[int], k: int, size: int, t_starts: list[int], t_ends: list[int]) -> int:
+    """The first section from ``k`` on (indices into ``starts`` / ``ends``) that is not one
+    chunk of its text alone: empty, longer than ``size``, or starting in a table's body
+    (whose header rows go in front). Compiled: ``_sentscan.one_chunk_run``."""
+    n = len(starts)
+    while k < n:
+        a, b = starts[k], ends[k]
+        if not a < b <= a + size:
+            break
+        if t_starts:
+            t = bisect.bisect_right(t_starts, a) - 1
+            if t >= 0 and a < t_ends[t]:
+                break
+        k += 1
+    return k
 
 
 class Regions:
@@ -57,6 +84,7 @@ class Regions:
         self.sections = structure.sections(text)
         self.atoms = structure.atoms(text)
         self.starts = [x.start for x in self.sections]
+        self.ends = [x.end for x in self.sections]
         self.tables = [x for x in self.atoms if x.kind == "table" and x.header]
         self.t_starts = [x.body_start for x in self.tables]
         self.t_ends = [x.end for x in self.tables]
@@ -65,6 +93,14 @@ class Regions:
         self.paragraphs = ends(text) if ends is not None else None
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
+        # a section that is one chunk of its text alone is said in a run of them (a length
+        # test: characters, no header, every section a region of its own)
+        self._runs = (
+            self.by_length
+            and not renderer.active
+            and not whole
+            and not (config.sections_include or config.sections_exclude)
+        )
 
     def section_of(self, pos: int) -> Section:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
@@ -142,18 +178,40 @@ class Regions:
         if h > self.config.size * 3 // 4:
             raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
 
-    def __iter__(self) -> Iterator[tuple[Region | OneChunk, Section | None]]:
+    def __iter__(self) -> Iterator[tuple[Region | OneChunk | OneChunkRun, Section | None]]:
         """Each region, with its section when it is one section (its chunks share the name).
         Most regions of a Markdown page are short sections: the work per region is kept to
-        what that region has (no look-up for atoms, tables or a header it cannot have), and
-        one that is one chunk is a :class:`OneChunk`."""
+        what that region has (no look-up for atoms, tables or a header it cannot have), one
+        that is one chunk is a :class:`OneChunk`, and sections that are one chunk of their
+        text alone come as a :class:`OneChunkRun`."""
+        if not self._runs:
+            yield from self._regions(self._selected())
+            return
+        run = compiled.native.one_chunk_run if compiled.active() else one_chunk_run
+        secs, starts, ends, size = self.sections, self.starts, self.ends, self.config.size
+        k, n = 0, len(secs)
+        while k < n:
+            j = run(starts, ends, k, size, self.t_starts, self.t_ends)
+            if j > k:
+                yield OneChunkRun(k, j), None
+                k = j
+                if k >= n:
+                    break
+            sec = secs[k]
+            yield from self._regions([(sec.start, sec.end, [sec])])
+            k += 1
+
+    def _regions(
+        self, selected: list[tuple[int, int, list[Section]]]
+    ) -> Iterator[tuple[Region | OneChunk, Section | None]]:
+        """``__iter__``'s regions of these spans (``_selected``'s)."""
         text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
         checked: set[str] = set()
         atoms, starts, t_starts, t_ends = self.atoms, self.atom_starts, self.t_starts, self.t_ends
         active = self.renderer.active
         one_chunk, by_length = self.one_chunk, self.by_length
         one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
-        for a, b, secs in self._selected():
+        for a, b, secs in selected:
             head = ""
             if active:
                 head = self.header_at(a)

@@ -2973,26 +2973,42 @@ static PyTypeObject *atom_type;
 static PyMemberDef *atom_fields[5]; /* start, end, kind, body_start, header */
 static PyObject *s_table, *s_code, *s_empty;
 
-static PyObject *configure_atom(PyObject *self, PyObject *cls) {
-    static const char *names[5] = {"start", "end", "kind", "body_start", "header"};
+/* The member definitions of the slots names[0..n-1] of the class cls (each a slot that holds
+   an object) into fields, or -1 with a TypeError that names the caller (who). */
+static int slot_fields(PyObject *cls, const char *const *names, int n, PyMemberDef **fields, const char *who) {
     if (!PyType_Check(cls)) {
-        PyErr_SetString(PyExc_TypeError, "configure_atom(cls): cls must be a class");
-        return NULL;
+        PyErr_Format(PyExc_TypeError, "%s: a class is needed", who);
+        return -1;
     }
-    PyMemberDef *fields[5]; /* kept only when every one is a slot */
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < n; k++) {
         PyObject *d = PyObject_GetAttrString(cls, names[k]);
         int ok = d && Py_IS_TYPE(d, &PyMemberDescr_Type) && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
         if (ok) fields[k] = ((PyMemberDescrObject *)d)->d_member;
         Py_XDECREF(d); /* the class keeps the descriptor and its definition */
         if (!ok) {
             PyErr_Clear();
-            PyErr_Format(PyExc_TypeError, "configure_atom: %s is no slot of the class", names[k]);
-            return NULL;
+            PyErr_Format(PyExc_TypeError, "%s: %s is no slot of the class", who, names[k]);
+            return -1;
         }
     }
+    return 0;
+}
+
+/* An instance of type made as a constructor that sets these slots would make it: values[k]
+   into fields[k] (borrowed: the slots take their own references). */
+static PyObject *new_with_slots(PyTypeObject *type, PyMemberDef *const *fields, PyObject *const *values, int n) {
+    PyObject *obj = type->tp_alloc(type, 0);
+    for (int k = 0; k < n && obj; k++)
+        if (PyMember_SetOne((char *)obj, fields[k], values[k]) < 0) Py_CLEAR(obj);
+    return obj;
+}
+
+static PyObject *configure_atom(PyObject *self, PyObject *cls) {
+    static const char *const names[5] = {"start", "end", "kind", "body_start", "header"};
+    PyMemberDef *fields[5]; /* kept only when every one is a slot */
+    if (slot_fields(cls, names, 5, fields, "configure_atom") < 0) return NULL;
     if (!s_table && !((s_table = PyUnicode_InternFromString("table")) && (s_code = PyUnicode_InternFromString("code")) &&
-                      (s_empty = PyUnicode_InternFromString(""))))
+                      (s_empty || (s_empty = PyUnicode_InternFromString("")))))
         return NULL;
     memcpy(atom_fields, fields, sizeof fields);
     Py_INCREF(cls);
@@ -3006,11 +3022,138 @@ static PyObject *new_atom(Py_ssize_t start, Py_ssize_t end, PyObject *kind, Py_s
                                     header};
     Py_INCREF(kind);
     if (!atom_type) PyErr_SetString(PyExc_RuntimeError, "configure_atom(Atom) first");
-    else if (v[0] && v[1] && v[3] && v[4] && (atom = atom_type->tp_alloc(atom_type, 0)))
-        for (int k = 0; k < 5 && atom; k++)
-            if (PyMember_SetOne((char *)atom, atom_fields[k], v[k]) < 0) Py_CLEAR(atom);
+    else if (v[0] && v[1] && v[3] && v[4]) atom = new_with_slots(atom_type, atom_fields, v, 5);
     for (int k = 0; k < 5; k++) Py_XDECREF(v[k]);
     return atom;
+}
+
+/* chunk.Chunk and structure.Section, for section_chunks: the chunk's slots in the order
+   chunk.new_chunk sets them, and the section's start, end and headings. */
+static PyTypeObject *chunk_type, *section_type;
+enum { CHUNK_SLOTS = 16 };
+static PyMemberDef *chunk_fields[CHUNK_SLOTS], *section_fields[3];
+
+static PyObject *configure_chunk(PyObject *self, PyObject *args) {
+    static const char *const chunk_names[CHUNK_SLOTS] = {
+        "text",     "start",    "end",        "index",      "size",    "_doc_id",           "_doc",    "_id",
+        "headings", "section",  "metadata",   "embed_text", "page_start", "page_end", "section_canonical", "replaced"};
+    static const char *const section_names[3] = {"start", "end", "headings"};
+    PyObject *chunk_cls, *section_cls;
+    PyMemberDef *cf[CHUNK_SLOTS], *sf[3];
+    if (!PyArg_ParseTuple(args, "OO", &chunk_cls, &section_cls) ||
+        slot_fields(chunk_cls, chunk_names, CHUNK_SLOTS, cf, "configure_chunk(Chunk, Section)") < 0 ||
+        slot_fields(section_cls, section_names, 3, sf, "configure_chunk(Chunk, Section)") < 0)
+        return NULL;
+    if (!s_empty && !(s_empty = PyUnicode_InternFromString(""))) return NULL;
+    memcpy(chunk_fields, cf, sizeof cf);
+    memcpy(section_fields, sf, sizeof sf);
+    Py_INCREF(chunk_cls);
+    Py_XSETREF(chunk_type, (PyTypeObject *)chunk_cls);
+    Py_INCREF(section_cls);
+    Py_XSETREF(section_type, (PyTypeObject *)section_cls);
+    Py_RETURN_NONE;
+}
+
+/* A section's field k (start, end, headings): read from its slot when it is a Section (or
+   made from one), else as an attribute (a structure provider may give other objects). */
+static PyObject *section_field(PyObject *sec, int k) {
+    static const char *const names[3] = {"start", "end", "headings"};
+    if (PyObject_TypeCheck(sec, section_type)) return PyMember_GetOne((char *)sec, section_fields[k]);
+    return PyObject_GetAttrString(sec, names[k]);
+}
+
+/* The chunk of one section that is one chunk of its text alone (chunk.section_chunks' loop
+   body), or NULL. */
+static PyObject *section_chunk(PyObject *text, PyObject *sec, Py_ssize_t index, PyObject *doc, PyObject *metadata,
+                               PyObject *canonical) {
+    PyObject *a = section_field(sec, 0), *b = a ? section_field(sec, 1) : NULL;
+    PyObject *heads = b ? section_field(sec, 2) : NULL, *out = NULL;
+    PyObject *v[CHUNK_SLOTS] = {NULL};
+    int has_meta = metadata != Py_None ? PyObject_IsTrue(metadata) : 0;
+    if (!a || !b || !heads || has_meta < 0) goto done;
+    if (!PyList_Check(heads)) {
+        PyErr_SetString(PyExc_TypeError, "section_chunks: a section's headings must be a list");
+        goto done;
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(a), end = PyLong_AsSsize_t(b), m = PyList_GET_SIZE(heads);
+    if ((start == -1 || end == -1) && PyErr_Occurred()) goto done;
+    v[0] = PyUnicode_Substring(text, start, end); /* text, and embed_text: the same string */
+    v[3] = PyLong_FromSsize_t(index);
+    v[4] = PyLong_FromSsize_t(end - start);
+    v[8] = PyList_GetSlice(heads, 0, m);
+    v[9] = m ? PyList_GET_ITEM(heads, m - 1) : Py_None;
+    Py_INCREF(v[9]);
+    v[10] = !has_meta                         ? PyDict_New()
+            : PyDict_CheckExact(metadata) ? PyDict_Copy(metadata)
+                                          : PyObject_CallOneArg((PyObject *)&PyDict_Type, metadata);
+    v[14] = PyObject_CallOneArg(canonical, heads);
+    if (!v[0] || !v[3] || !v[4] || !v[8] || !v[10] || !v[14]) goto done;
+    v[1] = a, v[2] = b, v[11] = v[0];
+    v[5] = v[7] = s_empty;
+    v[6] = doc;
+    v[12] = v[13] = v[15] = Py_None;
+    out = new_with_slots(chunk_type, chunk_fields, v, CHUNK_SLOTS);
+done:
+    for (int k = 0; k < CHUNK_SLOTS; k++)
+        if (k == 0 || k == 3 || k == 4 || k == 8 || k == 9 || k == 10 || k == 14) Py_XDECREF(v[k]);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(heads);
+    return out;
+}
+
+/* section_chunks(text, sections, start, stop, index, doc, metadata, canonical) -> chunk.section_chunks' list:
+   a chunk made here (its slots set as new_chunk sets them) costs a fraction of a call of it. */
+static PyObject *section_chunks(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
+        !PyLong_Check(args[3]) || !PyLong_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "section_chunks(text: str, sections: list, start: int, stop: int, index: int, doc, metadata, canonical)");
+        return NULL;
+    }
+    if (!chunk_type) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk, Section) first");
+        return NULL;
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(args[2]), stop = PyLong_AsSsize_t(args[3]), index = PyLong_AsSsize_t(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(args[1]);
+    if (start < 0) start = 0;
+    if (stop > n) stop = n;
+    PyObject *out = PyList_New(stop > start ? stop - start : 0);
+    for (Py_ssize_t k = start; out && k < stop; k++) {
+        PyObject *c = section_chunk(args[0], PyList_GET_ITEM(args[1], k), index + k - start, args[5], args[6], args[7]);
+        if (!c) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k - start, c);
+    }
+    return out;
+}
+
+/* one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> regions.one_chunk_run's index:
+   the first section from k on that is empty, longer than size, or starts in a table's body. */
+static PyObject *one_chunk_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
+        !PyLong_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) ||
+        PyList_GET_SIZE(args[1]) < PyList_GET_SIZE(args[0]) || PyList_GET_SIZE(args[5]) < PyList_GET_SIZE(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "one_chunk_run(starts: list, ends: list, k: int, size: int, t_starts: list, t_ends: list), "
+                        "ends as long as starts, t_ends as t_starts");
+        return NULL;
+    }
+    PyObject *starts = args[0], *ends = args[1], *t_starts = args[4], *t_ends = args[5];
+    Py_ssize_t k = PyLong_AsSsize_t(args[2]), size = PyLong_AsSsize_t(args[3]), n = PyList_GET_SIZE(starts);
+    if (PyErr_Occurred()) return NULL;
+    for (k = k < 0 ? 0 : k; k < n; k++) {
+        Py_ssize_t a = item_at(starts, k), b = item_at(ends, k);
+        if (PyErr_Occurred()) return NULL;
+        if (!(a < b && b - a <= size)) break;
+        if (PyList_GET_SIZE(t_starts)) {
+            Py_ssize_t t = index_after(t_starts, a) - 1;
+            if (t >= 0 && a < item_at(t_ends, t)) break;
+        }
+    }
+    if (PyErr_Occurred()) return NULL;
+    return PyLong_FromSsize_t(k);
 }
 
 /* what matches_at_lines makes of a match from the line start p to e (mid: where a table's
@@ -3850,6 +3993,12 @@ static PyMethodDef methods[] = {
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"configure_atom", configure_atom, METH_O, "configure_atom(Atom) -> None: the class table_atoms and code_atoms make"},
+    {"configure_chunk", configure_chunk, METH_VARARGS,
+     "configure_chunk(Chunk, Section) -> None: the class section_chunks makes, and the one it reads"},
+    {"section_chunks", (PyCFunction)(void (*)(void))section_chunks, METH_FASTCALL,
+     "section_chunks(text, sections, start, stop, index, doc, metadata, canonical) -> list of chunks"},
+    {"one_chunk_run", (PyCFunction)(void (*)(void))one_chunk_run, METH_FASTCALL,
+     "one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> index"},
     {"table_atoms", table_atoms, METH_VARARGS,
      "table_atoms(text, lines) -> [Atom]: md_tables' tables, a grid border above taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},

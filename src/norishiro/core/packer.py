@@ -38,6 +38,21 @@ from .token_lines import serves, token_end
 Span = tuple[int, int, int]  # start, end, size
 
 
+def _sorted_levels(levels: Sequence[Level]) -> list[Level]:
+    """``sorted(levels)``, sorted once per chunker's tuple (a section of a Markdown page is
+    a packer of its own); a new list each time for any other sequence. The lists are read,
+    never changed."""
+    if type(levels) is not tuple:
+        return sorted(levels)
+    got = _SORTED.get(levels)
+    if got is None:
+        got = _SORTED[levels] = sorted(levels)
+    return got
+
+
+_SORTED: dict[tuple[Level, ...], list[Level]] = {}
+
+
 class Packer(OverlapSearch, PackerSizes):
     def __init__(
         self,
@@ -60,8 +75,8 @@ class Packer(OverlapSearch, PackerSizes):
         self.m = measure
         self.size = size
         self.overlap = overlap
-        self.end_levels = sorted(end_levels)
-        self.overlap_levels = sorted(overlap_levels)
+        self.end_levels = _sorted_levels(end_levels)
+        self.overlap_levels = _sorted_levels(overlap_levels)
         # characters with the sentence level first: the compiled pass finds the overlap's start
         self._quick = measure.exact_index and self.overlap_levels[:1] == [SENTENCE]
         self.bnd = boundaries or Boundaries(text)
@@ -109,6 +124,8 @@ class Packer(OverlapSearch, PackerSizes):
         (a section's atoms are hundreds of a manual's tables)."""
         if not self.exact:
             return sorted((a, b) for a, b in atoms if b > a and self.fits(a, b, size))
+        if not self._prefix:  # a size is a length
+            return sorted((a, b) for a, b in atoms if a < b <= a + size)
         plen = self.plen
         return sorted((a, b) for a, b in atoms if b > a and plen(a) + b - a <= size)
 
