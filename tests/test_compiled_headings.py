@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compiled_mode import compiled_helpers
-from norishiro.core import compiled, structure
+from norishiro.core import compiled, heading_lines, structure
 from norishiro.core.structure import find_sections
 
 pytestmark = pytest.mark.skipif(compiled.native is None, reason="no compiled helpers in this install")
@@ -30,18 +30,18 @@ def _reading(text: str, a: int) -> tuple | None:
     line = text[a:line_end].rstrip("\r")
     first = line.lstrip(" \t")[:1]
     if first == "#":
-        atx = structure._atx(line)
+        atx = heading_lines._atx(line)
         if atx is None:
             return None
         kind, (level, title), alone = "md", atx, True
-    elif first and first in structure._BLOCK_FIRST:
-        m = structure._BRACKET.match(line) or structure._MARK.match(line)
-        if m is None or structure._CHECKBOX.match(line):
+    elif first and first in heading_lines._BLOCK_FIRST:
+        m = heading_lines._BRACKET.match(line) or heading_lines._MARK.match(line)
+        if m is None or heading_lines._CHECKBOX.match(line):
             return None
         kind, level, title, alone = "block", 0, m.group(1).strip(), not line[m.end() :].strip()
     else:
         return None
-    body = structure._BLANK_LINES.match(text, line_end).end() if alone else a
+    body = heading_lines._BLANK_LINES.match(text, line_end).end() if alone else a
     return kind, level, title, line_end, body
 
 
@@ -236,3 +236,27 @@ def test_a_line_of_any_white_space_is_blank_to_the_line_scan_as_to_the_paragraph
         for text in (f"a\n{ws}\nb", f"a\n{ws}{ws}\n\U0001f600", f"a\nx{ws}\nb", f"\u3042\n{ws}\nb"):
             got = compiled.native.structure_lines(text, "", ())[4]
             assert got == compiled.native.paragraph_ends(text, False), (hex(ord(ws)), text)
+
+
+def test_the_compiled_sections_say_what_is_wrong_and_pass_the_readers_errors_on():
+    """``sections_of`` refuses what is no text, list or reader, a position beyond the text and a
+    reading that is no heading's tuple; an error of the reader comes through as it is."""
+    from norishiro.core.structure import Section
+
+    never = lambda q, last: None  # noqa: E731
+    got = compiled.native.sections_of("# A\n\nx\n## B", [0, 7], True, never)
+    assert [(s.start, s.end, s.headings, s.body) for s in got] == [(0, 7, ["A"], 5), (7, 11, ["A", "B"], 11)]
+    assert all(type(s) is Section for s in got)
+    assert [(s.start, s.end, s.headings) for s in compiled.native.sections_of("", [], True, never)] == [(0, 0, [])]
+    with pytest.raises(TypeError, match="sections_of"):
+        compiled.native.sections_of("# A", (0,), True, never)
+    with pytest.raises(ValueError, match="line starts"):
+        compiled.native.sections_of("# A", [9], True, never)
+    with pytest.raises(TypeError):
+        compiled.native.sections_of("x", [0], True, lambda q, last: ("md", 1))
+    with pytest.raises(ZeroDivisionError):
+        compiled.native.sections_of("x", [0], True, lambda q, last: 1 / 0)
+    # a reading the reader gives: a field label below the Markdown path (at, not the line start)
+    read = lambda q, last: ("field", 0, "所見", 6, 6, 4)  # noqa: E731
+    got = compiled.native.sections_of("# A\n所見：x", [0, 4], True, read)
+    assert [(s.start, s.end, s.headings, s.body) for s in got] == [(0, 4, ["A"], 4), (4, 8, ["A", "所見"], 6)]

@@ -86,10 +86,10 @@ def test_sections_from_markdown_and_labels():
 )
 def test_a_heading_line_is_read_as_the_atx_pattern_reads_it(line):
     """``_atx`` is ``_ATX`` written out: the same lines, levels and stripped titles."""
-    from norishiro.core import structure
+    from norishiro.core import heading_lines
 
-    m = structure._ATX.match(line)
-    assert structure._atx(line) == ((len(m.group(1)), m.group(2).strip()) if m else None)
+    m = heading_lines._ATX.match(line)
+    assert heading_lines._atx(line) == ((len(m.group(1)), m.group(2).strip()) if m else None)
 
 
 def test_chunks_do_not_cross_sections_unless_asked():

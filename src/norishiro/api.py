@@ -28,8 +28,8 @@ from .regions import OneChunk, OneChunkRun, Regions
 
 __all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
 
-if compiled.native is not None:  # the compiled section_chunks makes chunks and reads sections
-    compiled.native.configure_chunk(Chunk, Section)
+if compiled.native is not None:  # the compiled section_chunks makes chunks
+    compiled.native.configure_chunk(Chunk)
 
 _RUNTIME_SEMANTIC = ("cache", "trace")
 

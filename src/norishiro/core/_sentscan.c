@@ -3027,30 +3027,32 @@ static PyObject *new_atom(Py_ssize_t start, Py_ssize_t end, PyObject *kind, Py_s
     return atom;
 }
 
-/* chunk.Chunk and structure.Section, for section_chunks: the chunk's slots in the order
-   chunk.new_chunk sets them, and the section's start, end and headings. */
+/* chunk.Chunk, which section_chunks makes (its slots in the order chunk.new_chunk sets them),
+   and structure.Section, which it reads and sections_of makes (start, end, headings, body). */
 static PyTypeObject *chunk_type, *section_type;
 enum { CHUNK_SLOTS = 16 };
-static PyMemberDef *chunk_fields[CHUNK_SLOTS], *section_fields[3];
+static PyMemberDef *chunk_fields[CHUNK_SLOTS], *section_fields[4];
 
-static PyObject *configure_chunk(PyObject *self, PyObject *args) {
-    static const char *const chunk_names[CHUNK_SLOTS] = {
-        "text",     "start",    "end",        "index",      "size",    "_doc_id",           "_doc",    "_id",
-        "headings", "section",  "metadata",   "embed_text", "page_start", "page_end", "section_canonical", "replaced"};
-    static const char *const section_names[3] = {"start", "end", "headings"};
-    PyObject *chunk_cls, *section_cls;
-    PyMemberDef *cf[CHUNK_SLOTS], *sf[3];
-    if (!PyArg_ParseTuple(args, "OO", &chunk_cls, &section_cls) ||
-        slot_fields(chunk_cls, chunk_names, CHUNK_SLOTS, cf, "configure_chunk(Chunk, Section)") < 0 ||
-        slot_fields(section_cls, section_names, 3, sf, "configure_chunk(Chunk, Section)") < 0)
-        return NULL;
+static PyObject *configure_chunk(PyObject *self, PyObject *cls) {
+    static const char *const names[CHUNK_SLOTS] = {
+        "text",     "start",   "end",      "index",      "size",       "_doc_id",  "_doc",              "_id",
+        "headings", "section", "metadata", "embed_text", "page_start", "page_end", "section_canonical", "replaced"};
+    PyMemberDef *fields[CHUNK_SLOTS];
+    if (slot_fields(cls, names, CHUNK_SLOTS, fields, "configure_chunk(Chunk)") < 0) return NULL;
     if (!s_empty && !(s_empty = PyUnicode_InternFromString(""))) return NULL;
-    memcpy(chunk_fields, cf, sizeof cf);
-    memcpy(section_fields, sf, sizeof sf);
-    Py_INCREF(chunk_cls);
-    Py_XSETREF(chunk_type, (PyTypeObject *)chunk_cls);
-    Py_INCREF(section_cls);
-    Py_XSETREF(section_type, (PyTypeObject *)section_cls);
+    memcpy(chunk_fields, fields, sizeof fields);
+    Py_INCREF(cls);
+    Py_XSETREF(chunk_type, (PyTypeObject *)cls);
+    Py_RETURN_NONE;
+}
+
+static PyObject *configure_section(PyObject *self, PyObject *cls) {
+    static const char *const names[4] = {"start", "end", "headings", "body"};
+    PyMemberDef *fields[4];
+    if (slot_fields(cls, names, 4, fields, "configure_section(Section)") < 0) return NULL;
+    memcpy(section_fields, fields, sizeof fields);
+    Py_INCREF(cls);
+    Py_XSETREF(section_type, (PyTypeObject *)cls);
     Py_RETURN_NONE;
 }
 
@@ -3058,7 +3060,7 @@ static PyObject *configure_chunk(PyObject *self, PyObject *args) {
    made from one), else as an attribute (a structure provider may give other objects). */
 static PyObject *section_field(PyObject *sec, int k) {
     static const char *const names[3] = {"start", "end", "headings"};
-    if (PyObject_TypeCheck(sec, section_type)) return PyMember_GetOne((char *)sec, section_fields[k]);
+    if (section_type && PyObject_TypeCheck(sec, section_type)) return PyMember_GetOne((char *)sec, section_fields[k]);
     return PyObject_GetAttrString(sec, names[k]);
 }
 
@@ -3112,7 +3114,7 @@ static PyObject *section_chunks(PyObject *self, PyObject *const *args, Py_ssize_
         return NULL;
     }
     if (!chunk_type) {
-        PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk, Section) first");
+        PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk) first");
         return NULL;
     }
     Py_ssize_t start = PyLong_AsSsize_t(args[2]), stop = PyLong_AsSsize_t(args[3]), index = PyLong_AsSsize_t(args[4]);
@@ -3126,6 +3128,190 @@ static PyObject *section_chunks(PyObject *self, PyObject *const *args, Py_ssize_
         if (!c) Py_CLEAR(out);
         else PyList_SET_ITEM(out, k - start, c);
     }
+    return out;
+}
+
+/* The sections structure._heading_starts begins: at[k], path[k] (owned), body[k]. */
+typedef struct {
+    Py_ssize_t n, cap, *at, *body;
+    PyObject **path;
+} Starts;
+
+static int starts_put(Starts *s, Py_ssize_t at, PyObject *path, Py_ssize_t body) {
+    if (s->n && s->at[s->n - 1] == at) { /* a heading that starts where the last one did replaces it */
+        Py_SETREF(s->path[s->n - 1], path);
+        s->body[s->n - 1] = body;
+        return 0;
+    }
+    if (s->n == s->cap) {
+        Py_ssize_t cap = s->cap ? 2 * s->cap : 16;
+        Py_ssize_t *a = PyMem_Realloc(s->at, cap * sizeof *a), *b = a ? PyMem_Realloc(s->body, cap * sizeof *b) : NULL;
+        if (a) s->at = a;
+        if (b) s->body = b;
+        PyObject **p = b ? PyMem_Realloc(s->path, cap * sizeof *p) : NULL;
+        if (!p) {
+            Py_DECREF(path);
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->path = p, s->cap = cap;
+    }
+    s->at[s->n] = at, s->path[s->n] = path, s->body[s->n] = body;
+    s->n++;
+    return 0;
+}
+
+/* Section(start, end, headings, body) made as its constructor makes it (a body before the
+   start is the start) */
+static PyObject *new_section(Py_ssize_t start, Py_ssize_t end, PyObject *headings, Py_ssize_t body) {
+    PyObject *v[4] = {PyLong_FromSsize_t(start), PyLong_FromSsize_t(end), headings,
+                      PyLong_FromSsize_t(body < start ? start : body)};
+    PyObject *out = v[0] && v[1] && v[3] ? new_with_slots(section_type, section_fields, v, 4) : NULL;
+    Py_XDECREF(v[0]);
+    Py_XDECREF(v[1]);
+    Py_XDECREF(v[3]);
+    return out;
+}
+
+/* One heading of _heading_starts' loop, read here (known: a # heading or a bracketed or
+   marked label) or by read(q, last_heading_end) -> (kind, level, title, line_end, body, at)
+   or None: *kind 1 md, 2 block, 3 field, 0 none; -1 on an error. title: a new reference. */
+static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObject *read, Py_ssize_t last_end,
+                      int *kind, Py_ssize_t *level, PyObject **title, Py_ssize_t *line_end, Py_ssize_t *body,
+                      Py_ssize_t *at) {
+    *kind = 0;
+    if (known) {
+        Py_ssize_t nl = PyUnicode_FindChar(text, '\n', q, st->n, 1);
+        if (nl == -2) return -1;
+        Py_ssize_t stop = *line_end = nl < 0 ? st->n : nl;
+        while (stop > q && AT(stop - 1) == '\r') stop--;
+        int lv = 0, alone = 0, k = heading_kind(text, st, q, stop, &lv, title, &alone);
+        if (k < 0) return -1;
+        if (k > 0) {
+            *kind = k, *level = lv, *at = q;
+            *body = alone ? blank_lines_end(st, *line_end) : q;
+            return 0;
+        }
+    }
+    PyObject *args[2] = {PyLong_FromSsize_t(q), PyLong_FromSsize_t(last_end)};
+    PyObject *got = args[0] && args[1] ? PyObject_Vectorcall(read, args, 2, NULL) : NULL;
+    Py_XDECREF(args[0]);
+    Py_XDECREF(args[1]);
+    if (!got) return -1;
+    int r = 0;
+    PyObject *name;
+    if (got == Py_None) goto done;
+    if (!PyArg_ParseTuple(got, "UnUnnn", &name, level, title, line_end, body, at)) {
+        r = -1;
+        goto done;
+    }
+    *kind = !PyUnicode_CompareWithASCIIString(name, "md")      ? 1
+            : !PyUnicode_CompareWithASCIIString(name, "block") ? 2
+                                                               : 3;
+    Py_INCREF(*title);
+done:
+    Py_DECREF(got);
+    return r;
+}
+
+/* sections_of(text, heads, known, read) -> structure._sections(len(text),
+   _heading_starts(heads, read)) where a known line (a # heading or a bracketed or marked
+   label) is read here as heading_kinds reads it, and another by read (its own reading:
+   fences, reStructuredText titles, field labels). */
+static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyCallable_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "sections_of(text: str, heads: list, known: bool, read: callable)");
+        return NULL;
+    }
+    if (!section_type) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_section(Section) first");
+        return NULL;
+    }
+    PyObject *text = args[0], *heads = args[1], *titles = PyList_New(0), *block = NULL, *fieldl = NULL, *out = NULL;
+    int known = PyObject_IsTrue(args[2]);
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Starts s = {0};
+    Py_ssize_t *levels = NULL, depth = 0, room = 0, last_end = -1; /* the Markdown path's levels */
+    if (!titles || known < 0) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(heads); i++) {
+        Py_ssize_t q = item_at(heads, i), level = 0, line_end = 0, body = 0, at = 0;
+        if (q == -1 && PyErr_Occurred()) goto done;
+        if (q < 0 || q > st->n) {
+            PyErr_SetString(PyExc_ValueError, "heads: line starts of the text");
+            goto done;
+        }
+        int kind;
+        PyObject *title = NULL, *path;
+        if (heading_at(text, st, q, known, args[3], last_end, &kind, &level, &title, &line_end, &body, &at) < 0) goto done;
+        if (!kind) continue;
+        if (kind == 1) { /* a Markdown heading closes those of its level and below */
+            while (depth && levels[depth - 1] >= level) {
+                depth--;
+                if (PyList_SetSlice(titles, depth, depth + 1, NULL) < 0) goto title_fail;
+            }
+            if (depth == room) {
+                Py_ssize_t *grown = PyMem_Realloc(levels, (room + 8) * sizeof *levels);
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto title_fail;
+                }
+                levels = grown, room += 8;
+            }
+            levels[depth++] = level;
+            if (PyList_Append(titles, title) < 0) goto title_fail;
+            Py_CLEAR(block);
+            Py_CLEAR(fieldl);
+            path = PyList_GetSlice(titles, 0, depth);
+        } else {
+            if (kind == 2) {
+                Py_XSETREF(block, title);
+                Py_INCREF(title);
+                Py_CLEAR(fieldl);
+            } else {
+                Py_XSETREF(fieldl, title);
+                Py_INCREF(title);
+            }
+            path = PyList_GetSlice(titles, 0, depth);
+            /* the labels below the Markdown path, where they are not empty */
+            if (path && block && PyUnicode_GET_LENGTH(block) && PyList_Append(path, block) < 0) Py_CLEAR(path);
+            if (path && fieldl && PyUnicode_GET_LENGTH(fieldl) && PyList_Append(path, fieldl) < 0) Py_CLEAR(path);
+        }
+        Py_DECREF(title);
+        if (!path || starts_put(&s, at, path, body) < 0) goto done;
+        last_end = line_end;
+        continue;
+    title_fail:
+        Py_DECREF(title);
+        goto done;
+    }
+    Py_ssize_t n = st->n, first = s.n && s.at[0] == 0 ? 0 : -1; /* -1: a section from 0 with no heading first */
+    out = PyList_New(0);
+    for (Py_ssize_t k = first; out && k < s.n; k++) {
+        Py_ssize_t a = k < 0 ? 0 : s.at[k], e = k + 1 < s.n ? s.at[k + 1] : n;
+        if (e <= a) continue;
+        PyObject *path = k < 0 ? PyList_New(0) : s.path[k];
+        if (k >= 0) Py_INCREF(path);
+        PyObject *sec = path ? new_section(a, e, path, k < 0 ? 0 : (s.body[k] < e ? s.body[k] : e)) : NULL;
+        Py_XDECREF(path);
+        if (!sec || PyList_Append(out, sec) < 0) Py_CLEAR(out);
+        Py_XDECREF(sec);
+    }
+    if (out && !PyList_GET_SIZE(out)) { /* an empty text: one empty section */
+        PyObject *path = PyList_New(0), *sec = path ? new_section(0, n, path, 0) : NULL;
+        Py_XDECREF(path);
+        if (!sec || PyList_Append(out, sec) < 0) Py_CLEAR(out);
+        Py_XDECREF(sec);
+    }
+done:
+    for (Py_ssize_t k = 0; k < s.n; k++) Py_DECREF(s.path[k]);
+    PyMem_Free(s.at);
+    PyMem_Free(s.body);
+    PyMem_Free(s.path);
+    PyMem_Free(levels);
+    Py_XDECREF(titles);
+    Py_XDECREF(block);
+    Py_XDECREF(fieldl);
     return out;
 }
 
@@ -3993,8 +4179,11 @@ static PyMethodDef methods[] = {
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(text, lines) -> [(start, body_start, end)] of the tables at lines"},
     {"configure_atom", configure_atom, METH_O, "configure_atom(Atom) -> None: the class table_atoms and code_atoms make"},
-    {"configure_chunk", configure_chunk, METH_VARARGS,
-     "configure_chunk(Chunk, Section) -> None: the class section_chunks makes, and the one it reads"},
+    {"configure_chunk", configure_chunk, METH_O, "configure_chunk(Chunk) -> None: the class section_chunks makes"},
+    {"configure_section", configure_section, METH_O,
+     "configure_section(Section) -> None: the class sections_of makes and section_chunks reads"},
+    {"sections_of", (PyCFunction)(void (*)(void))sections_of, METH_FASTCALL,
+     "sections_of(text, heads, known, read) -> list of Section"},
     {"section_chunks", (PyCFunction)(void (*)(void))section_chunks, METH_FASTCALL,
      "section_chunks(text, sections, start, stop, index, doc, metadata, canonical) -> list of chunks"},
     {"one_chunk_run", (PyCFunction)(void (*)(void))one_chunk_run, METH_FASTCALL,

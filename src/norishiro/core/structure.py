@@ -11,17 +11,16 @@ document; :class:`PlainText` is the provider for text treated as plain.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import repeat
 from typing import Protocol
 
 from . import compiled
 from .atoms import Atom, find_atoms
-from .chars import columns
+from .heading_lines import Heading, HeadingReader
 from .labels import DEFAULT_LABELS, SOAP_NAMES
-from .line_scan import TextLines, line_matches
+from .line_scan import TextLines
 
 __all__ = [
     "Section",
@@ -51,28 +50,6 @@ class Section:
         self.start, self.end = start, end
         self.headings = [] if headings is None else headings
         self.body = start if body < start else body
-
-
-_ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-# reStructuredText adorns a title with a line of one repeated punctuation character at least
-# as wide as the title (Python's and Sphinx's docs, pydoc text: ``*`` chapters, ``=``
-# sections, ``^`` below); ``~`` and backticks stay code fences
-_REST = re.compile(r"^([=\-*^\"+_#])\1{2,}[ \t]*$")
-_REST_ONLY = re.compile(r"\n([*^\"+_#])\1{2,}[ \t]*\r?(?:\n|$)")
-# a bracketed label holds a name, not only digits and separators: [09:02] in a chat log, [1]
-# before a reference and [2024-01-05] are not headings
-# a label starts its line (at most three spaces or one tab before it, as for a Markdown
-# heading): an indented ["else" ":" suite] is grammar or code, not a heading
-_BRACKET = re.compile(r"^(?: {0,3}|\t)[【\[［](?![\d\s:：./\-年月日時分秒]+[】\]］])([^】\]］\n]{1,24})[】\]］]")
-_MARK = re.compile(r"^(?: {0,3}|\t)[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
-_CHECKBOX, _FENCE_AT = re.compile(r"^\s*\[[ xX]\]"), re.compile(r" {0,3}(?:`{3,}|~{3,})")  # _FENCE at a line start
-_SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_SURE = ("#", "```", "~~~")  # line starts that _CAND_LINE takes at once
-_REST_FIRST, _BLOCK_FIRST = '=-*^"+_#', "【[［■□◆◇●◎▼▶"  # what _REST, _BRACKET and _MARK begin with
-_ADORNED = tuple(c * 3 for c in '*^"+_#')  # how a line that _REST_ONLY matches starts
-_BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
 
 
 @lru_cache(maxsize=8)
@@ -144,96 +121,38 @@ def find_sections(
     """
     allowed = None if outline is None else set(outline)
     key = tuple(labels)
-    label_re = _label_re(key)
     quick, cand = _candidates(key)
-    starts: list[tuple[int, list[str], int]] = []  # (start, path, body)
-    block: str | None = None
-    fieldl: str | None = None
-    in_fence = False
-    last_heading_end = -1
     if lines is None:
         lines = TextLines(text, key)
     heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(lines.nl_text)]
-    # a text with reStructuredText titles ranks every adorned title in the order its style
-    # appears; whether it has one is asked at its first line adorned like a title (most have none)
-    rest: bool | None = None if markdown and allowed is None else False
-    every = heads
-    # what the compiled reading makes of each line: a # heading or a bracketed or marked label
-    # (their reading needs no line around them), or None: read here with the patterns
-    read: list | repeat = repeat(None)
-    if lines.headings is not None and compiled.active():  # fences and what they hold: skipped below
+    reader = HeadingReader(text, lines, cand, _label_re(key), markdown, allowed, heads)
+    known = markdown and allowed is None  # with an outline or Markdown off, a # line is read by the reader
+    if lines.headings is not None and compiled.active():  # fences and what they hold: skipped here
         heads = compiled.native.unfenced(text, heads)
-        if markdown and allowed is None:  # with an outline or Markdown off, a # line is read here
-            read = compiled.native.heading_kinds(text, heads)
-    styles: list[tuple[str, bool]] = []
+        # the compiled reading of a # heading or a bracketed or marked label (which needs
+        # no line around it), the reader's of the others, put together as below
+        return compiled.native.sections_of(text, heads, known, reader.read)
+    return _sections(len(text), _heading_starts(heads, reader.read))
+
+
+Starts = list[tuple[int, list[str], int]]  # (start, path, body) of each section a heading starts
+
+
+def _heading_starts(heads: Sequence[int], read: Callable[[int, int], Heading | None]) -> Starts:
+    """``(start, path, body)`` of each section a heading starts, from the headings ``read``
+    finds at the candidate lines ``heads`` (compiled: ``_sentscan.sections_of``): Markdown
+    headings nest by level, a block label sits below them and a field label below that."""
+    starts: Starts = []
+    block: str | None = None
+    fieldl: str | None = None
+    last_heading_end = -1
     levels: list[int] = []  # the Markdown path: each heading's level and title
     titles: list[str] = []
-    for q, known in zip(heads, read):
-        if in_fence:  # only the line that closes the fence matters (the "\n" put in front: q is its start)
-            if _FENCE_AT.match(text, q):
-                in_fence = False
+    for q in heads:
+        got = read(q, last_heading_end)
+        if got is None:
             continue
-        if known is not None:  # a # heading or a bracketed or marked label, read as below
-            kind, level, title, line_end, body = known
-            at = q
-        else:
-            # a line that starts with # or a fence is a candidate (the test's first alternatives)
-            if not text.startswith(_SURE, q) and lines.match(cand, q)[0] is None:
-                continue
-            a = q  # the "\n" put in front shifts positions by one: this is the line start
-            nl = text.find("\n", a)
-            line_end = len(text) if nl < 0 else nl
-            line = text[a:line_end].rstrip("\r")
-            first = line.lstrip(" \t")[:1]  # each pattern below needs its own first characters
-            if first.isspace():
-                continue  # indented with other white space (NBSP, U+3000): code or a quote, no heading
-            if first in "`~" and _FENCE.match(line):
-                in_fence = not in_fence
-                continue
-            if in_fence:
-                continue
-            kind = ""  # "md" (with level), "block" or "field"; title
-            at = a
-            alone = True  # the heading line holds nothing but the heading
-            atx = _atx(line) if first == "#" and markdown and (allowed is None or a in allowed) else None
-            if atx:
-                kind, (level, title) = "md", atx
-            elif (
-                rest is not False
-                and a > 0
-                and first in _REST_FIRST
-                and _REST.match(line)
-                and (rest or (rest := _is_rest(text, lines.nl_text, every)))
-            ):
-                got = _rest_title(text, a, line, last_heading_end)
-                if got is None:
-                    continue
-                at, style, title = got
-                if style not in styles:
-                    styles.append(style)
-                kind, level = "md", styles.index(style) + 1
-            elif first in "=-" and markdown and allowed is None and _SETEXT.match(line) and a > 0:
-                pa = text.rfind("\n", 0, a - 1) + 1
-                prev = text[pa:a].rstrip("\r\n")
-                if prev.strip() and "|" not in prev and pa > last_heading_end and not _SETEXT.match(prev):
-                    at = pa
-                    kind, level, title = "md", (1 if line.strip().startswith("=") else 2), prev.strip()
-            if not kind:
-                m = (_BRACKET.match(line) or _MARK.match(line)) if first in _BLOCK_FIRST else None
-                if m and not _CHECKBOX.match(line):
-                    kind, title = "block", m.group(1).strip()
-                else:
-                    m = _SOAP.match(line) if first in "SOAP" else None
-                    if m:
-                        kind, title = "field", SOAP_NAMES[m.group(1)]
-                    else:
-                        m = label_re.match(line)
-                        if m is None:
-                            continue
-                        kind, title = "field", m.group(1)
-                alone = not line[m.end() :].strip()
-            # the text begins after a heading alone on its line and any blank lines
-            body = _BLANK_LINES.match(text, line_end).end() if alone else at
+        kind, level, title, line_end, body, at = got
         if kind == "md":
             while levels and levels[-1] >= level:
                 levels.pop()
@@ -253,63 +172,19 @@ def find_sections(
             starts[-1] = (at, path, body)
         else:
             starts.append((at, path, body))
+    return starts
+
+
+def _sections(n: int, starts: Starts) -> list[Section]:
+    """The sections of a text of ``n`` characters that ``_heading_starts`` begin."""
     if not starts or starts[0][0] != 0:
         starts.insert(0, (0, [], 0))
     out = []
     for k, (s, p, body) in enumerate(starts):
-        e = starts[k + 1][0] if k + 1 < len(starts) else len(text)
+        e = starts[k + 1][0] if k + 1 < len(starts) else n
         if e > s:
             out.append(Section(s, e, p, min(body, e)))
-    return out or [Section(0, len(text), [])]
-
-
-def _atx(line: str) -> tuple[int, str] | None:
-    """``(level, title)`` of a Markdown ATX heading line, as ``_ATX`` reads it (its level,
-    its title stripped), or None. Written out: the pattern's lazy title tries every end,
-    and a manual page has hundreds of headings."""
-    body = line.lstrip(" ")
-    if len(line) - len(body) > 3:
-        return None
-    rest = body.lstrip("#")
-    level = len(body) - len(rest)
-    if not 1 <= level <= 6 or rest[:1] not in (" ", "\t"):
-        return None
-    title = rest.lstrip(" \t")
-    if not title:  # white space only: the pattern's title is its last character, if two
-        return (level, "") if len(rest) > 1 else None
-    # the shortest title that leaves only spaces, tabs and closing #s (at least one character)
-    return level, (title.rstrip(" \t#") or title[0]).strip()
-
-
-def _rest_title(text: str, a: int, line: str, last_heading_end: int) -> tuple[int, tuple[str, bool], str] | None:
-    """The title that the adornment line at ``a`` underlines: ``(start, style, title)``,
-    the start being its overline's when it has one; None when the line above is no title
-    (blank, too wide for the adornment, or not after a blank line as reST requires)."""
-    pa = text.rfind("\n", 0, a - 1) + 1
-    line_text = text[pa:a].rstrip("\r\n")
-    title = line_text.strip()
-    if not title or line_text[:1].isspace() or pa <= last_heading_end or columns(title) > len(line.rstrip()):
-        return None
-    if _REST.match(line_text) or _SETEXT.match(line_text):
-        return None
-    if pa == 0:
-        return pa, (line[0], False), title
-    pb = text.rfind("\n", 0, pa - 1) + 1
-    above = text[pb:pa].rstrip("\r\n")
-    if above.rstrip() == line.rstrip():  # overline and underline alike
-        return pb, (line[0], True), title
-    return (pa, (line[0], False), title) if not above.strip() else None
-
-
-def _is_rest(text: str, nl_text: str, lines: Sequence[int]) -> bool:
-    """Some title is underlined with a character only reStructuredText uses for that
-    (``nl_text`` is ``"\n" + text``: positions in it are line starts in ``text``; ``lines``
-    the starts of the lines that may be headings, which hold every adornment line)."""
-    for m in line_matches(_REST_ONLY, nl_text, [q for q in lines if nl_text.startswith(_ADORNED, q + 1)]):
-        line = text[m.start() : m.end() - 1].rstrip("\r\n")
-        if m.start() > 0 and _rest_title(text, m.start(), line, -1) is not None:
-            return True
-    return False
+    return out or [Section(0, n, [])]
 
 
 def section_sizes(sections: Sequence[Section]) -> list[tuple[str, int]]:
@@ -333,6 +208,10 @@ def attach_bare_headings(sections: list[Section]) -> list[Section]:
             continue
         out.append(sec)
     return out
+
+
+if compiled.native is not None:  # the compiled sections_of makes sections
+    compiled.native.configure_section(Section)
 
 
 class Structure(Protocol):
