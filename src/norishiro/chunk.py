@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from typing import Any
 
 
@@ -169,8 +170,8 @@ def section_chunks(
     stop: int,
     index: int,
     doc: Any,
-    metadata: dict[str, Any] | None,
-    canonical: Any,
+    metadata: Mapping[str, Any] | None,
+    canonical: Callable[[list[str]], str | None],
 ) -> list[Chunk]:
     """The chunks of ``sections[start:stop]``, each one chunk of its text alone (a section
     has ``start``, ``end`` and ``headings``), numbered from ``index``: a chunk's section is

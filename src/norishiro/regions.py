@@ -84,7 +84,6 @@ class Regions:
         self.sections = structure.sections(text)
         self.atoms = structure.atoms(text)
         self.starts = [x.start for x in self.sections]
-        self.ends = [x.end for x in self.sections]
         self.tables = [x for x in self.atoms if x.kind == "table" and x.header]
         self.t_starts = [x.body_start for x in self.tables]
         self.t_ends = [x.end for x in self.tables]
@@ -101,6 +100,7 @@ class Regions:
             and not whole
             and not (config.sections_include or config.sections_exclude)
         )
+        self.ends = [x.end for x in self.sections] if self._runs else []  # read by the runs alone
 
     def section_of(self, pos: int) -> Section:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]

@@ -36,7 +36,7 @@ _MARK = re.compile(r"^(?: {0,3}|\t)[■□◆◇●◎▼▶]\s*(.{1,30}?)\s*$")
 _CHECKBOX, _FENCE_AT = re.compile(r"^\s*\[[ xX]\]"), re.compile(r" {0,3}(?:`{3,}|~{3,})")  # _FENCE at a line start
 _SOAP = re.compile(r"^\s*([SOAP])\s*[:：)）]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_SURE = ("#", "```", "~~~")  # line starts that _CAND_LINE takes at once
+_SURE = ("#", "```", "~~~")  # line starts that structure._CAND_LINE takes at once
 _REST_FIRST, _BLOCK_FIRST = '=-*^"+_#', "【[［■□◆◇●◎▼▶"  # what _REST, _BRACKET and _MARK begin with
 _ADORNED = tuple(c * 3 for c in '*^"+_#')  # how a line that _REST_ONLY matches starts
 _BLANK_LINES = re.compile(r"(?:\r?\n)?(?:[ \t\u3000]*\r?\n)*")
