@@ -1,7 +1,8 @@
 """The regions of a document as ``norishiro.api`` hands them to a chunker: a region that is
 one chunk is a ``OneChunk`` whether the chunker is asked (``one_chunk``) or, in characters,
 its length answers (``by_length``), and sections that are one chunk of their text alone come
-as a ``OneChunkRun``, made chunks by ``section_chunks`` (compiled, and its Python twin)."""
+as a ``OneChunkRun``, made chunks by ``section_chunks`` (compiled, and its Python twin); the
+chunks of a longer section's spans are made by ``span_chunks`` (the same)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from compiled_mode import compiled_helpers
 from norishiro import api
-from norishiro.chunk import section_chunks
+from norishiro.chunk import section_chunks, span_chunks
 from norishiro.core import compiled
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.structure import LabelledText, Section
@@ -252,19 +253,79 @@ def test_the_compiled_section_chunks_say_what_is_wrong():
 
 
 @given(
-    st.lists(st.sampled_from(_LINES[:8]) | st.text(alphabet="ab. 。\n", max_size=30), min_size=1, max_size=40),
+    st.lists(st.sampled_from(_LINES) | st.text(alphabet="ab. 。\n", max_size=30), min_size=1, max_size=40),
     st.integers(8, 120),
     st.booleans(),
+    st.sampled_from([(), ("section",)]),
 )
 @settings(max_examples=150, deadline=None)
-def test_chunks_of_short_sections_are_the_same_compiled_and_pure(lines, size, paged):
-    """End to end: the chunks of a page of short sections, with metadata and pages, are the
-    same with the compiled helpers and without."""
+def test_chunks_of_sections_are_the_same_compiled_and_pure(lines, size, paged, header_keys):
+    """End to end: the chunks of a page of sections, short and long, with tables, metadata,
+    pages and a context header or none, are the same with the compiled helpers and without."""
     text = "\n".join(lines)
     pages = [0, len(text) // 2] if paged else None
     doc = Document(text, metadata={"patient_id": "p-1"}, pages=pages)
     rows = []
     for on in (True, False):
         with compiled_helpers(on):
-            rows.append([(c.to_dict(), c.page_start, c.page_end) for c in api.iter_chunks(doc, size=size)])
+            got = api.iter_chunks(doc, size=max(size, 160) if header_keys else size, header_keys=header_keys)
+            rows.append([(c.to_dict(), c.page_start, c.page_end) for c in got])
     assert rows[0] == rows[1]
+
+
+class _Prefix:
+    """A table prefix as the regions make it: ``base`` but in its spans."""
+
+    def __init__(self, base: str, starts: list[int], ends: list[int]):
+        self.base, self.starts, self.ends = base, starts, ends
+
+    def __call__(self, p: int) -> str:
+        return f"<{p}>"
+
+
+@_needs_compiled
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(min_size=20, max_size=60),
+    st.lists(st.tuples(st.integers(0, 17), st.integers(0, 17), st.integers(0, 99)), max_size=12),
+    st.sampled_from([None, {}, {"patient_id": "p-1"}]),
+    st.sampled_from([None, [], ["A", "B"]]),
+    st.integers(0, 3),
+    st.lists(st.tuples(st.integers(0, 5), st.integers(1, 8)), max_size=4),
+)
+@example("x" * 20, [(0, 2, 2), (2, 4, 2), (4, 6, 2), (6, 9, 3)], None, None, 2, [(2, 2)])  # at a span's start and end
+def test_the_compiled_span_chunks_are_their_python_twins(text, spans, meta, heads, kind, vary):
+    """Every field of the chunks of a region's spans: no prefix, a prefix asked at every
+    start, or a base with spans where the prefix is asked; metadata as no mapping, empty or
+    given; headings copied."""
+    offset = 3
+    spans = [(min(a, b), max(a, b), n) for a, b, n in spans]
+    starts, ends, q = [], [], 0
+    for gap, length in vary:
+        q += gap
+        starts.append(q)
+        ends.append(q + length)
+        q += length
+    prefix = [None, _Prefix("", starts, ends), _Prefix("== ", starts, ends), lambda p: "#" * p][kind]
+    base = prefix.base if isinstance(prefix, _Prefix) else None
+    doc = Document(text)
+    args = (text, spans, offset, 7, doc, meta, heads, "B", "b", prefix, base, starts, ends)
+    want, got = span_chunks(*args), compiled.native.span_chunks(*args)
+    assert _rows(got) == _rows(want)
+    for c in got:
+        assert c.metadata is not meta and (heads is None or c.headings is not heads)
+
+
+@_needs_compiled
+def test_the_compiled_span_chunks_say_what_is_wrong():
+    native = compiled.native.span_chunks
+    with pytest.raises(TypeError, match="span_chunks"):
+        native("abc", ((0, 1, 1),), 0, 0, None, None, None, None, None, None, None, [], [])
+    with pytest.raises(TypeError, match="span 1 is no"):
+        native("abc", [(0, 1, 1), (1, 2)], 0, 0, None, None, None, None, None, None, None, [], [])
+    with pytest.raises(ValueError, match=r"span \(1, 3\) at offset 1 outside a text of 3"):
+        native("abc", [(1, 3, 2)], 1, 0, None, None, None, None, None, None, None, [], [])
+    with pytest.raises(ValueError, match="unequal length"):
+        native("abc", [(0, 1, 1)], 0, 0, None, None, None, None, None, len, "", [0], [])
+    with pytest.raises(ZeroDivisionError):  # the prefix's own error comes through
+        native("abc", [(0, 1, 1)], 0, 0, None, None, None, None, None, lambda p: 1 / 0, None, [], [])

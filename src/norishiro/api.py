@@ -9,12 +9,13 @@ in its budget.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from functools import lru_cache
+from itertools import islice
 from typing import Any
 
-from .chunk import Chunk, new_chunk, section_chunks
-from .chunkers import CHUNKERS, Region, chunker_class
+from .chunk import Chunk, new_chunk, section_chunks, span_chunks
+from .chunkers import CHUNKERS, Region, Span, chunker_class
 from .config import ChunkConfig, SemanticConfig
 from .core import compiled
 from .core.boundaries import Boundaries, Level, parse_level
@@ -32,6 +33,7 @@ if compiled.native is not None:  # the compiled section_chunks makes chunks
     compiled.native.configure_chunk(Chunk)
 
 _RUNTIME_SEMANTIC = ("cache", "trace")
+_BATCH = 256  # a region's chunks made at a time (a long section's are not all held at once)
 
 
 def _as_document(text_or_document: str | Document) -> Document:
@@ -185,12 +187,11 @@ def iter_chunks(
             runtime["embedder"] = embedder_for(config.semantic)
         chunker = cls(config, **runtime)
     renderer = plan.renderer
+    make_spans = compiled.native.span_chunks if compiled.active() else span_chunks
     if plan.plain:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
-        paged = doc.pages is not None
-        for i, (s, e, n) in enumerate(chunker.spans(region)):
-            c = new_chunk(text[s:e], s, e, i, n, doc, dict(meta) if meta else None)
-            yield _paged(c, doc) if paged else c
+        unnamed = (None, None, None, None, None, (), ())  # no section, no prefix
+        yield from _chunks_of(make_spans, text, chunker.spans(region), 0, 0, doc, doc.pages is not None, *unnamed)
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     whole = config.cross_sections or not chunker.sectioned
@@ -231,6 +232,15 @@ def iter_chunks(
         # asked only there: the chunks' starts come in order, and most are outside every span
         varies = hasattr(prefix, "spans")
         v_starts, v_ends = prefix.spans() if varies else ((), ())
+        if one is not None:  # one section's chunks, named once and made a batch at a time
+            if one is not sec:
+                sec, heads = one, one.headings
+                name, canonical = (heads[-1] if heads else None), names.of_path(heads)
+            listed = heads if type(heads) is list else list(heads)
+            base = prefix.base if varies else None
+            named = (listed, name, canonical, prefix, base, v_starts, v_ends)
+            i = yield from _chunks_of(make_spans, text, chunker.spans(region), offset, i, doc, paged, *named)
+            continue
         k, nv = 0, len(v_ends)
         for s, e, n in chunker.spans(region):
             a, b = offset + s, offset + e
@@ -248,6 +258,28 @@ def iter_chunks(
             c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
             yield _paged(c, doc) if paged else c
             i += 1
+
+
+def _chunks_of(
+    make: Callable[..., list[Chunk]],
+    text: str,
+    spans: Iterable[Span],
+    offset: int,
+    index: int,
+    doc: Document,
+    paged: bool,
+    *named,
+) -> Generator[Chunk, None, int]:
+    """The chunks of a region's spans, numbered from ``index``, made by ``make``
+    (``span_chunks``, compiled or not; ``named``: its arguments after the headings) a batch at
+    a time, so that a long section's chunks are not all held at once. Returns the next index."""
+    spans = iter(spans)
+    meta = doc.metadata or None
+    while batch := list(islice(spans, _BATCH)):
+        run = make(text, batch, offset, index, doc, meta, *named)
+        index += len(run)
+        yield from [_paged(c, doc) for c in run] if paged else run
+    return index
 
 
 def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, trace, excluded):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -197,5 +198,42 @@ def section_chunks(
                 piece,
             )
         )
+        index += 1
+    return out
+
+
+def span_chunks(
+    text: str,
+    spans: list[tuple[int, int, int]],
+    offset: int,
+    index: int,
+    doc: Any,
+    metadata: Mapping[str, Any] | None,
+    headings: list[str] | None,
+    section: str | None,
+    canonical: str | None,
+    prefix: Callable[[int], str] | None = None,
+    base: str | None = None,
+    vary_starts: Sequence[int] = (),
+    vary_ends: Sequence[int] = (),
+) -> list[Chunk]:
+    """The chunks of a region's ``spans`` (``(start, end, size)`` from ``offset`` in ``text``),
+    numbered from ``index``, all of one section (``headings``, copied into each; ``section``,
+    ``canonical``): a chunk's embed text is ``prefix(start) + text``, or, with ``base``,
+    ``base + text`` but where it starts in one of the spans ``vary_starts[k]..vary_ends[k]``
+    (a table's body, whose header rows go in front). Compiled: ``_sentscan.span_chunks``."""
+    out = []
+    for s, e, n in spans:
+        piece = text[offset + s : offset + e]
+        if prefix is None:
+            embed = piece
+        elif base is None:
+            embed = prefix(s) + piece
+        else:
+            k = bisect_right(vary_ends, s)  # the first span that ends past s
+            embed = (prefix(s) if k < len(vary_starts) and vary_starts[k] <= s else base) + piece
+        meta = dict(metadata) if metadata else None
+        heads = list(headings) if headings is not None else None
+        out.append(new_chunk(piece, offset + s, offset + e, index, n, doc, meta, heads, section, canonical, embed))
         index += 1
     return out

@@ -3064,40 +3064,56 @@ static PyObject *section_field(PyObject *sec, int k) {
     return PyObject_GetAttrString(sec, names[k]);
 }
 
+/* A chunk as chunk.new_chunk makes it, its slots set here: text, start, end, index, size,
+   doc, a copy of metadata (a dict; {} when it is None or empty), a copy of the headings
+   (a list; [] when NULL), section, canonical and embed_text (all borrowed); or NULL. */
+static PyObject *make_chunk(PyObject *piece, PyObject *start, PyObject *end, Py_ssize_t index, Py_ssize_t size,
+                            PyObject *doc, PyObject *metadata, PyObject *heads, PyObject *section, PyObject *canonical,
+                            PyObject *embed) {
+    PyObject *v[CHUNK_SLOTS] = {NULL}, *out = NULL;
+    int has_meta = metadata != Py_None ? PyObject_IsTrue(metadata) : 0;
+    if (has_meta < 0) return NULL;
+    v[3] = PyLong_FromSsize_t(index);
+    v[4] = PyLong_FromSsize_t(size);
+    v[8] = heads ? PyList_GetSlice(heads, 0, PyList_GET_SIZE(heads)) : PyList_New(0);
+    v[10] = !has_meta                         ? PyDict_New()
+            : PyDict_CheckExact(metadata) ? PyDict_Copy(metadata)
+                                          : PyObject_CallOneArg((PyObject *)&PyDict_Type, metadata);
+    if (v[3] && v[4] && v[8] && v[10]) {
+        v[0] = piece, v[1] = start, v[2] = end, v[9] = section, v[11] = embed, v[14] = canonical;
+        v[5] = v[7] = s_empty;
+        v[6] = doc;
+        v[12] = v[13] = v[15] = Py_None;
+        out = new_with_slots(chunk_type, chunk_fields, v, CHUNK_SLOTS);
+    }
+    Py_XDECREF(v[3]);
+    Py_XDECREF(v[4]);
+    Py_XDECREF(v[8]);
+    Py_XDECREF(v[10]);
+    return out;
+}
+
 /* The chunk of one section that is one chunk of its text alone (chunk.section_chunks' loop
    body), or NULL. */
 static PyObject *section_chunk(PyObject *text, PyObject *sec, Py_ssize_t index, PyObject *doc, PyObject *metadata,
                                PyObject *canonical) {
     PyObject *a = section_field(sec, 0), *b = a ? section_field(sec, 1) : NULL;
-    PyObject *heads = b ? section_field(sec, 2) : NULL, *out = NULL;
-    PyObject *v[CHUNK_SLOTS] = {NULL};
-    int has_meta = metadata != Py_None ? PyObject_IsTrue(metadata) : 0;
-    if (!a || !b || !heads || has_meta < 0) goto done;
+    PyObject *heads = b ? section_field(sec, 2) : NULL, *out = NULL, *piece = NULL, *name = NULL;
+    if (!a || !b || !heads) goto done;
     if (!PyList_Check(heads)) {
         PyErr_SetString(PyExc_TypeError, "section_chunks: a section's headings must be a list");
         goto done;
     }
     Py_ssize_t start = PyLong_AsSsize_t(a), end = PyLong_AsSsize_t(b), m = PyList_GET_SIZE(heads);
     if ((start == -1 || end == -1) && PyErr_Occurred()) goto done;
-    v[0] = PyUnicode_Substring(text, start, end); /* text, and embed_text: the same string */
-    v[3] = PyLong_FromSsize_t(index);
-    v[4] = PyLong_FromSsize_t(end - start);
-    v[8] = PyList_GetSlice(heads, 0, m);
-    v[9] = m ? PyList_GET_ITEM(heads, m - 1) : Py_None;
-    Py_INCREF(v[9]);
-    v[10] = !has_meta                         ? PyDict_New()
-            : PyDict_CheckExact(metadata) ? PyDict_Copy(metadata)
-                                          : PyObject_CallOneArg((PyObject *)&PyDict_Type, metadata);
-    v[14] = PyObject_CallOneArg(canonical, heads);
-    if (!v[0] || !v[3] || !v[4] || !v[8] || !v[10] || !v[14]) goto done;
-    v[1] = a, v[2] = b, v[11] = v[0];
-    v[5] = v[7] = s_empty;
-    v[6] = doc;
-    v[12] = v[13] = v[15] = Py_None;
-    out = new_with_slots(chunk_type, chunk_fields, v, CHUNK_SLOTS);
+    piece = PyUnicode_Substring(text, start, end); /* text, and embed_text: the same string */
+    name = PyObject_CallOneArg(canonical, heads);
+    if (piece && name)
+        out = make_chunk(piece, a, b, index, end - start, doc, metadata, heads, m ? PyList_GET_ITEM(heads, m - 1) : Py_None,
+                         name, piece);
 done:
-    for (int k = 0; k < CHUNK_SLOTS; k++)
-        if (k == 0 || k == 3 || k == 4 || k == 8 || k == 9 || k == 10 || k == 14) Py_XDECREF(v[k]);
+    Py_XDECREF(piece);
+    Py_XDECREF(name);
     Py_XDECREF(a);
     Py_XDECREF(b);
     Py_XDECREF(heads);
@@ -3129,6 +3145,101 @@ static PyObject *section_chunks(PyObject *self, PyObject *const *args, Py_ssize_
         else PyList_SET_ITEM(out, k - start, c);
     }
     return out;
+}
+
+static Py_ssize_t *int_array(PyObject *list, Py_ssize_t *len);
+static Py_ssize_t after_all(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x);
+
+/* The embed text of a chunk of piece starting at s (chunk.span_chunks' rule): piece itself
+   without a prefix; prefix(s) + piece, or with vary spans base + piece outside them. */
+static PyObject *embed_of(PyObject *piece, Py_ssize_t s, PyObject *prefix, PyObject *base, const Py_ssize_t *vs,
+                          const Py_ssize_t *ve, Py_ssize_t nv) {
+    if (prefix == Py_None) {
+        Py_INCREF(piece);
+        return piece;
+    }
+    PyObject *head;
+    if (base != Py_None) {
+        Py_ssize_t k = after_all(ve, nv, s); /* the first vary span that ends past s */
+        if (k >= nv || vs[k] > s) return PyUnicode_Concat(base, piece);
+    }
+    PyObject *at = PyLong_FromSsize_t(s);
+    head = at ? PyObject_CallOneArg(prefix, at) : NULL;
+    Py_XDECREF(at);
+    if (!head) return NULL;
+    PyObject *out = PyUnicode_Concat(head, piece);
+    Py_DECREF(head);
+    return out;
+}
+
+/* span_chunks(text, spans, offset, index, doc, metadata, headings, section, canonical, prefix,
+   base, vary_starts, vary_ends) -> chunk.span_chunks' list: the chunks of a region's spans,
+   made here as section_chunks makes them. */
+static PyObject *span_chunks(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 13 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
+        !PyLong_Check(args[3]) || (args[6] != Py_None && !PyList_Check(args[6])) ||
+        (args[10] != Py_None && !PyUnicode_Check(args[10]))) {
+        PyErr_SetString(PyExc_TypeError, "span_chunks(text: str, spans: list, offset: int, index: int, doc, metadata, "
+                                         "headings: list | None, section, canonical, prefix, base: str | None, "
+                                         "vary_starts: list, vary_ends: list)");
+        return NULL;
+    }
+    if (!chunk_type) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk) first");
+        return NULL;
+    }
+    PyObject *text = args[0], *spans = args[1], *heads = args[6] == Py_None ? NULL : args[6];
+    Py_ssize_t offset = PyLong_AsSsize_t(args[2]), index = PyLong_AsSsize_t(args[3]), nv = 0, nv2 = 0;
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t *vs = NULL, *ve = NULL;
+    int vary = args[9] != Py_None && args[10] != Py_None;
+    if (vary && (!(vs = int_array(args[11], &nv)) || !(ve = int_array(args[12], &nv2)))) goto fail;
+    if (nv != nv2) {
+        PyErr_SetString(PyExc_ValueError, "span_chunks: vary_starts and vary_ends of unequal length");
+        goto fail;
+    }
+    Py_ssize_t m = PyList_GET_SIZE(spans), len = PyUnicode_GET_LENGTH(text);
+    PyObject *out = PyList_New(m);
+    for (Py_ssize_t k = 0; out && k < m; k++) {
+        PyObject *span = PyList_GET_ITEM(spans, k), *c = NULL;
+        Py_ssize_t s = -1, e = -1, n = -1;
+        if (PyTuple_Check(span) && PyTuple_GET_SIZE(span) == 3) {
+            s = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0));
+            e = s == -1 && PyErr_Occurred() ? -1 : PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));
+            n = e == -1 && PyErr_Occurred() ? -1 : PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 2));
+        }
+        if (n == -1 && (PyErr_Occurred() || !PyTuple_Check(span) || PyTuple_GET_SIZE(span) != 3)) {
+            if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "span_chunks: span %zd is no (start, end, size) tuple of ints", k);
+            }
+            Py_CLEAR(out);
+            break;
+        }
+        if (s < 0 || e < s || offset + e > len) {
+            PyErr_Format(PyExc_ValueError, "span_chunks: span (%zd, %zd) at offset %zd outside a text of %zd", s, e,
+                         offset, len);
+            Py_CLEAR(out);
+            break;
+        }
+        PyObject *piece = PyUnicode_Substring(text, offset + s, offset + e);
+        PyObject *embed = piece ? embed_of(piece, s, args[9], vary ? args[10] : Py_None, vs, ve, nv) : NULL;
+        PyObject *a = embed ? PyLong_FromSsize_t(offset + s) : NULL, *b = a ? PyLong_FromSsize_t(offset + e) : NULL;
+        if (b) c = make_chunk(piece, a, b, index + k, n, args[4], args[5], heads, args[7], args[8], embed);
+        Py_XDECREF(piece);
+        Py_XDECREF(embed);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (!c) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k, c);
+    }
+    PyMem_Free(vs);
+    PyMem_Free(ve);
+    return out;
+fail:
+    PyMem_Free(vs);
+    PyMem_Free(ve);
+    return NULL;
 }
 
 /* The sections structure._heading_starts begins: at[k], path[k] (owned), body[k]. */
@@ -4064,7 +4175,7 @@ static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
 /* a list of ints as an array (PyMem_Free it); NULL with an error set */
 static Py_ssize_t *int_array(PyObject *list, Py_ssize_t *len) {
     if (!PyList_Check(list)) {
-        PyErr_SetString(PyExc_TypeError, "para_spans: a list of ints expected");
+        PyErr_SetString(PyExc_TypeError, "a list of ints expected");
         return NULL;
     }
     Py_ssize_t m = PyList_GET_SIZE(list);
@@ -4186,6 +4297,9 @@ static PyMethodDef methods[] = {
      "sections_of(text, heads, known, read) -> list of Section"},
     {"section_chunks", (PyCFunction)(void (*)(void))section_chunks, METH_FASTCALL,
      "section_chunks(text, sections, start, stop, index, doc, metadata, canonical) -> list of chunks"},
+    {"span_chunks", (PyCFunction)(void (*)(void))span_chunks, METH_FASTCALL,
+     "span_chunks(text, spans, offset, index, doc, metadata, headings, section, canonical, prefix, base, vary_starts, "
+     "vary_ends) -> list of chunks"},
     {"one_chunk_run", (PyCFunction)(void (*)(void))one_chunk_run, METH_FASTCALL,
      "one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> index"},
     {"table_atoms", table_atoms, METH_VARARGS,
