@@ -50,9 +50,21 @@ class _TablePrefix:
         return self._starts, self._ends
 
 
+# hard-wrapped paragraphs longer than a chunk: the line level ends most chunks
+_wrapped = st.lists(
+    st.lists(
+        st.sampled_from(["word word word", "an end.", "  indented", "| a | b |", "  ", "所見：異常なし。"]),
+        min_size=4,
+        max_size=30,
+    ).map("\n".join),
+    min_size=1,
+    max_size=6,
+).map("\n\n".join)
+
+
 @st.composite
 def _regions(draw):
-    text = draw(st.one_of(_paragraphs, _paragraphs, _paragraphs, texts))
+    text = draw(st.one_of(_paragraphs, _paragraphs, _paragraphs, _wrapped, _wrapped, texts))
     n = len(text)
     cuts = sorted(set(draw(st.lists(st.integers(0, n), max_size=12))))
     # atoms from pairs of cut points, many at line starts (where an atom's start may end a chunk)

@@ -7,11 +7,13 @@ table's rows, a long paragraph). The packer's search alone is the reference (tes
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import partial
 from typing import TYPE_CHECKING
 
 from . import compiled
 from .levels import LINE, PARAGRAPH
+from .plain import find_ink
 
 if TYPE_CHECKING:
     from .packer import Packer, Span
@@ -54,5 +56,33 @@ def paragraph_spans(p: Packer) -> list[Span] | None:
 
 def _next_end(p: Packer, s: int) -> int:
     """The end of the chunk from ``s`` as the packer's loop finds it without overlap."""
+    got = _line_end(p, s)
+    if got is not None:
+        return got
     got = p.find_end(s, s)
     return p.bnd.first_grapheme_end(s) if got is None else got
+
+
+def _line_end(p: Packer, s: int) -> int | None:
+    """``find_end(s, s)`` where the line level decides it plainly (a hard-wrapped paragraph
+    longer than the budget, a table's rows): the line comes after the paragraph, which has
+    no cut in the window, no atom lies in the window and no heading is near, no
+    balancing, and a line cut in the window that leaves the chunk more than white space; then
+    the farthest one is the packer's answer, found without its rounds of every level. None:
+    the packer's search must look."""
+    if not (p.end_levels[1:2] == [LINE] and s < p._balance_from):
+        return None
+    hi = p._reach(s, p.size)
+    if hi >= p.n or hi <= s or not p._atom_free(s, hi) or (p._atom_starts and p._blocked(hi)):
+        return None
+    i = bisect_right(p._head_bodies, s)
+    if i < len(p._head_bodies) and p._head_starts[i] < hi:  # a heading the search would avoid
+        return None
+    para = p.bnd.paragraph_cuts()
+    j = bisect_right(para, hi)
+    if j and para[j - 1] > s:  # a paragraph cut the compiled search left (white space alone before it)
+        return None
+    got = next(iter(p.bnd.line_cuts_from_end(s, hi, tail_only=True)), None)
+    if got is not None and p.text[s].isspace() and find_ink(p.text, s, got) is None:
+        return None  # white space alone: the search looks past it
+    return got
