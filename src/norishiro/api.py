@@ -190,8 +190,13 @@ def iter_chunks(
     make_spans = compiled.native.span_chunks if compiled.active() else span_chunks
     if plan.plain:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
+        spans, paged = chunker.spans(region), doc.pages is not None
+        if type(spans) is list and len(spans) <= _BATCH:  # a short text's: one call, no batches
+            run = make_spans(text, spans, 0, 0, doc, meta or None, None, None, None, None, None, (), ())
+            yield from [_paged(c, doc) for c in run] if paged else run
+            return
         unnamed = (None, None, None, None, None, (), ())  # no section, no prefix
-        yield from _chunks_of(make_spans, text, chunker.spans(region), 0, 0, doc, doc.pages is not None, *unnamed)
+        yield from _chunks_of(make_spans, text, spans, 0, 0, doc, paged, *unnamed)
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     whole = config.cross_sections or not chunker.sectioned
