@@ -9,7 +9,7 @@ in its budget.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import islice
 from typing import Any
@@ -190,13 +190,13 @@ def iter_chunks(
     make_spans = compiled.native.span_chunks if compiled.active() else span_chunks
     if plan.plain:
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
-        spans, paged = chunker.spans(region), doc.pages is not None
-        if type(spans) is list and len(spans) <= _BATCH:  # a short text's: one call, no batches
-            run = make_spans(text, spans, 0, 0, doc, meta or None, None, None, None, None, None, (), ())
+        spans, paged, i = chunker.spans(region), doc.pages is not None, 0
+        # a short text's spans in one call, without the batches' generator
+        short = type(spans) is list and len(spans) <= _BATCH
+        for _, batch in [(None, spans)] if short else _runs(spans, 0, None):
+            run = make_spans(text, batch, 0, i, doc, meta or None, None, None, None, None, None, (), ())
+            i += len(run)
             yield from [_paged(c, doc) for c in run] if paged else run
-            return
-        unnamed = (None, None, None, None, None, (), ())  # no section, no prefix
-        yield from _chunks_of(make_spans, text, spans, 0, 0, doc, paged, *unnamed)
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     whole = config.cross_sections or not chunker.sectioned
@@ -232,59 +232,48 @@ def iter_chunks(
             yield _paged(c, doc) if paged else c
             i += 1
             continue
-        offset, own, prefix = region.offset, region.text, region.prefix
+        offset, prefix = region.offset, region.prefix
         # a prefix that is its ``base`` but in some spans (a table's header in its body) is
-        # asked only there: the chunks' starts come in order, and most are outside every span
+        # asked only there: most chunks start outside every span
         varies = hasattr(prefix, "spans")
         v_starts, v_ends = prefix.spans() if varies else ((), ())
-        if one is not None:  # one section's chunks, named once and made a batch at a time
-            if one is not sec:
-                sec, heads = one, one.headings
-                name, canonical = (heads[-1] if heads else None), names.of_path(heads)
-            listed = heads if type(heads) is list else list(heads)
-            base = prefix.base if varies else None
-            named = (listed, name, canonical, prefix, base, v_starts, v_ends)
-            i = yield from _chunks_of(make_spans, text, chunker.spans(region), offset, i, doc, paged, *named)
-            continue
-        k, nv = 0, len(v_ends)
-        for s, e, n in chunker.spans(region):
-            a, b = offset + s, offset + e
-            cur = one or regions.section_of(a)
-            if cur is not sec:
+        base = prefix.base if varies else None
+        spans = chunker.spans(region)
+        for cur, batch in _runs(spans, offset, None if one is not None else regions.section_of):
+            cur = one or cur
+            if cur is not sec:  # a new section: named once
                 sec, heads = cur, cur.headings
                 name, canonical = (heads[-1] if heads else None), names.of_path(heads)
-            piece = own[s:e]
-            if not varies:
-                embed = prefix(s) + piece if prefix else piece
-            else:
-                while k < nv and v_ends[k] <= s:
-                    k += 1
-                embed = (prefix(s) if k < nv and v_starts[k] <= s else prefix.base) + piece
-            c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
-            yield _paged(c, doc) if paged else c
-            i += 1
+            listed = heads if type(heads) is list else list(heads)
+            run = make_spans(
+                text, batch, offset, i, doc, meta or None, listed, name, canonical, prefix, base, v_starts, v_ends
+            )
+            i += len(run)
+            yield from [_paged(c, doc) for c in run] if paged else run
 
 
-def _chunks_of(
-    make: Callable[..., list[Chunk]],
-    text: str,
-    spans: Iterable[Span],
-    offset: int,
-    index: int,
-    doc: Document,
-    paged: bool,
-    *named,
-) -> Generator[Chunk, None, int]:
-    """The chunks of a region's spans, numbered from ``index``, made by ``make``
-    (``span_chunks``, compiled or not; ``named``: its arguments after the headings) a batch at
-    a time, so that a long section's chunks are not all held at once. Returns the next index."""
+def _runs(
+    spans: Iterable[Span], offset: int, section_of: Callable[[int], Section] | None
+) -> Iterator[tuple[Section | None, list[Span]]]:
+    """A region's spans in runs of at most ``_BATCH`` (a long region's chunks are not all
+    held at once), each of one section: ``section_of(offset + start)``, or None for every
+    span when the region is one section (``section_of`` None)."""
     spans = iter(spans)
-    meta = doc.metadata or None
-    while batch := list(islice(spans, _BATCH)):
-        run = make(text, batch, offset, index, doc, meta, *named)
-        index += len(run)
-        yield from [_paged(c, doc) for c in run] if paged else run
-    return index
+    if section_of is None:
+        while batch := list(islice(spans, _BATCH)):
+            yield None, batch
+        return
+    run: list[Span] = []
+    sec = None
+    for span in spans:
+        at = section_of(offset + span[0])
+        if run and (at is not sec or len(run) == _BATCH):
+            yield sec, run
+            run = []
+        sec = at
+        run.append(span)
+    if run:
+        yield sec, run
 
 
 def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, trace, excluded):
