@@ -158,23 +158,30 @@ _SWAPS = {"k": "\u212a", "K": "k", "s": "ſ", "S": "ſ", "i": "İ", "I": "ı", "
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(["", "  ", "\t", "1. ", "12)", "# ", "    ＃ ", "９．", "\u0663) ", "\ua621."]),
+            st.sampled_from(
+                ["", "  ", "\t", "1. ", "12)", "# ", "    ＃ ", "９．", "\u0663) ", "\ua621.", "123. ", "1", "#", "##"]
+                + ["###", "【", "[x] ", "■ ", "S", "O ", "A\u3000：", "p)", "\u3000", "* ", "`"]
+            ),
             st.sampled_from(structure.DEFAULT_LABELS[-16:] + _ODD_LABELS),
             st.sampled_from([lambda w: w] + _LABEL_FORMS),
             st.booleans(),
-            st.sampled_from(["", ":", " ：", " x", "\r", " \u3000", "s:", ":x", "\x0b:"]),
+            st.sampled_from(["", ":", " ：", " x", "\r", " \u3000", "s:", ":x", "\x0b:", "】", ": \r\r", "###"]),
         ),
         max_size=12,
     ),
     # (the last: no label starts with a cased letter beyond ASCII, which lets more lines through)
     st.sampled_from(
         [structure.DEFAULT_LABELS, structure.DEFAULT_LABELS + _ODD_LABELS, _ODD_LABELS[:5], ("Kelvin", "所見")]
+        # labels the compiled reading leaves to the reader: one starting with a digit or a #
+        + [("1st visit", "所見", "Plan"), ("#tag", "Plan")]
     ),
 )
 def test_labels_are_matched_as_the_patterns_match_them_without_case(rows, labels):
     """The compiled line scan tries a label line with the labels themselves (case-insensitive,
-    letting through where characters beyond ASCII with a case meet): the sections are those
-    of the patterns alone, however the labels' letters are cased or swapped."""
+    letting through where characters beyond ASCII with a case meet), and ``sections_of`` reads
+    a field label's line itself (after a number, a # or a bracket that is no label; the
+    reader where another reading may come first): the sections are those of the patterns
+    alone, however the labels' letters are cased or swapped."""
     from norishiro.core.line_scan import TextLines
 
     lines = []
@@ -260,3 +267,24 @@ def test_the_compiled_sections_say_what_is_wrong_and_pass_the_readers_errors_on(
     read = lambda q, last: ("field", 0, "所見", 6, 6, 4)  # noqa: E731
     got = compiled.native.sections_of("# A\n所見：x", [0, 4], True, read)
     assert [(s.start, s.end, s.headings, s.body) for s in got] == [(0, 4, ["A"], 4), (4, 8, ["A", "所見"], 6)]
+    # the labels: a tuple of labels (or None), each one character at least
+    for bad in (["所見"], ("所見", ""), ("所見", 1)):
+        with pytest.raises(TypeError, match="labels"):
+            compiled.native.sections_of("所見：x", [0], True, never, bad)
+    got = compiled.native.sections_of("# A\n所見：x\n#2 y", [0, 4, 9], True, never, ("所見",))
+    assert [(s.start, s.end, s.headings, s.body) for s in got] == [(0, 4, ["A"], 4), (4, 13, ["A", "所見"], 4)]
+
+
+def test_a_line_of_three_hashes_is_left_to_the_reader_that_knows_titles_adorned_so():
+    """A line of three #s alone may be a reStructuredText title's adornment (which the reader
+    decides, knowing the text's titles): the compiled reading of field labels leaves it."""
+    from norishiro.core.line_scan import TextLines
+
+    text = "###\nAb\n###\n\nx 所見\n\nCd\n###\n\n所見：y\n#\u3000\u3000所見\n1.\t所見：z"
+    got = {}
+    for on in (False, True):
+        with compiled_helpers(on):
+            sections = find_sections(text, structure.DEFAULT_LABELS, lines=TextLines(text, structure.DEFAULT_LABELS))
+            got[on] = [(s.start, s.end, s.headings, s.body) for s in sections]
+    assert got[True] == got[False]
+    assert [h for _, _, h, _ in got[True]] == [["Ab"], ["Ab", "Cd"]] + [["Ab", "Cd", "所見"]] * 3

@@ -3287,9 +3287,69 @@ static PyObject *new_section(Py_ssize_t start, Py_ssize_t end, PyObject *heading
 /* One heading of _heading_starts' loop, read here (known: a # heading or a bracketed or
    marked label) or by read(q, last_heading_end) -> (kind, level, title, line_end, body, at)
    or None: *kind 1 md, 2 block, 3 field, 0 none; -1 on an error. title: a new reference. */
-static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObject *read, Py_ssize_t last_end,
-                      int *kind, Py_ssize_t *level, PyObject **title, Py_ssize_t *line_end, Py_ssize_t *body,
-                      Py_ssize_t *at) {
+/* The field label the line q..stop (its "\r"s left out) starts with, as HeadingReader.read
+   reads a line that is no # heading and no bracketed or marked label (heading_kind said so)
+   and whose first character leads no other reading: 1 (the label at *t0..*t1; *alone: white space alone after its colon),
+   0 (no heading), 2 (read decides: a line another of its readings may take, or letters
+   with a case beyond ASCII, which its case-insensitive pattern folds by its own tables).
+   labels: the label pattern's alternatives in its order (longest first), none empty, none
+   starting with white space, a digit, # or ＃, none holding a line break. */
+static int field_label_at(State *st, Py_ssize_t q, Py_ssize_t stop, PyObject *labels, Py_ssize_t *t0,
+                          Py_ssize_t *t1, int *alone) {
+    Py_ssize_t j = q;
+    while (j < stop && (AT(j) == ' ' || AT(j) == '\t')) j++;
+    if (j >= stop) return 2;
+    Py_UCS4 c = AT(j);
+    /* white space beyond spaces and tabs, a fence, an adornment or setext underline: read's
+       other readings come first (a bracketed or marked label is heading_kind's) */
+    if (Py_UNICODE_ISSPACE(c) || (c && c < 128 && strchr("`~=-*^\"+_", (int)c))) return 2;
+    if (c == 'S' || c == 'O' || c == 'A' || c == 'P') { /* a SOAP line: S： O) */
+        Py_ssize_t e = j + 1;
+        while (e < stop && Py_UNICODE_ISSPACE(AT(e))) e++;
+        if (e < stop && (AT(e) == ':' || AT(e) == 0xFF1A || AT(e) == ')' || AT(e) == 0xFF09)) return 2;
+    }
+    Py_ssize_t k = j;
+    if (c == '#') { /* a line of three #s or more alone may be a reStructuredText title's adornment */
+        Py_ssize_t r = q;
+        while (r < stop && AT(r) == '#') r++;
+        Py_ssize_t e = r;
+        while (e < stop && (AT(e) == ' ' || AT(e) == '\t')) e++;
+        if (r - q >= 3 && e >= stop) return 2;
+    }
+    if (c == '#' || c == 0xFF03) { /* the pattern's [#＃]\s* before a label */
+        k = j + 1;
+        while (k < stop && Py_UNICODE_ISSPACE(AT(k))) k++;
+    } else if (is_decimal(c)) { /* its \d{1,2}[.．)）]\s*: 1. 主訴 */
+        Py_ssize_t d = j + 1;
+        if (d < stop && is_decimal(AT(d))) d++;
+        if (d >= stop) return 0;
+        Py_UCS4 m = AT(d);
+        if (m != '.' && m != 0xFF0E && m != ')' && m != 0xFF09) return 0; /* no label starts with a digit */
+        k = d + 1;
+        while (k < stop && Py_UNICODE_ISSPACE(AT(k))) k++;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(labels); i++) { /* the first alternative that matches wins */
+        PyObject *w = PyTuple_GET_ITEM(labels, i);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(w);
+        if (k + len > stop) continue;
+        int got = label_is_at(st, k, w);
+        if (got < 0) return 2;
+        if (!got) continue;
+        Py_ssize_t e = k + len, end;
+        while (e < stop && Py_UNICODE_ISSPACE(AT(e))) e++;
+        if (e >= stop) end = stop; /* \s*$ */
+        else if (AT(e) == ':' || AT(e) == 0xFF1A) end = e + 1;
+        else continue;
+        while (end < stop && Py_UNICODE_ISSPACE(AT(end))) end++;
+        *t0 = k, *t1 = k + len, *alone = end >= stop;
+        return 1;
+    }
+    return 0;
+}
+
+static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObject *labels, PyObject *read,
+                      Py_ssize_t last_end, int *kind, Py_ssize_t *level, PyObject **title, Py_ssize_t *line_end,
+                      Py_ssize_t *body, Py_ssize_t *at) {
     *kind = 0;
     if (known) {
         Py_ssize_t nl = PyUnicode_FindChar(text, '\n', q, st->n, 1);
@@ -3300,6 +3360,16 @@ static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObje
         if (k < 0) return -1;
         if (k > 0) {
             *kind = k, *level = lv, *at = q;
+            *body = alone ? blank_lines_end(st, *line_end) : q;
+            return 0;
+        }
+        Py_ssize_t t0 = 0, t1 = 0;
+        int f = labels ? field_label_at(st, q, stop, labels, &t0, &t1, &alone) : 2;
+        if (f == 0) return 0;
+        if (f == 1) {
+            *title = PyUnicode_Substring(text, t0, t1);
+            if (!*title) return -1;
+            *kind = 3, *level = 0, *at = q;
             *body = alone ? blank_lines_end(st, *line_end) : q;
             return 0;
         }
@@ -3325,14 +3395,26 @@ done:
     return r;
 }
 
-/* sections_of(text, heads, known, read) -> structure._sections(len(text),
+/* sections_of(text, heads, known, read, labels=None) -> structure._sections(len(text),
    _heading_starts(heads, read)) where a known line (a # heading or a bracketed or marked
    label) is read here as heading_kinds reads it, and another by read (its own reading:
-   fences, reStructuredText titles, field labels). */
+   fences, reStructuredText titles, field labels). With known and labels (a tuple, see
+   field_label_at), a field label's line too, and a line that field_label_at finds no
+   heading in is not read. */
 static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyCallable_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "sections_of(text: str, heads: list, known: bool, read: callable)");
+    if (nargs < 4 || nargs > 5 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) ||
+        !PyCallable_Check(args[3]) || (nargs == 5 && args[4] != Py_None && !PyTuple_Check(args[4]))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "sections_of(text: str, heads: list, known: bool, read: callable, labels: tuple | None = None)");
         return NULL;
+    }
+    PyObject *labels = nargs == 5 && args[4] != Py_None ? args[4] : NULL;
+    for (Py_ssize_t i = 0; labels && i < PyTuple_GET_SIZE(labels); i++) {
+        PyObject *w = PyTuple_GET_ITEM(labels, i);
+        if (!PyUnicode_Check(w) || !PyUnicode_GET_LENGTH(w)) {
+            PyErr_SetString(PyExc_TypeError, "labels: a tuple of non-empty str");
+            return NULL;
+        }
     }
     if (!section_type) {
         PyErr_SetString(PyExc_RuntimeError, "configure_section(Section) first");
@@ -3354,7 +3436,7 @@ static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t n
         }
         int kind;
         PyObject *title = NULL, *path;
-        if (heading_at(text, st, q, known, args[3], last_end, &kind, &level, &title, &line_end, &body, &at) < 0) goto done;
+        if (heading_at(text, st, q, known, labels, args[3], last_end, &kind, &level, &title, &line_end, &body, &at) < 0) goto done;
         if (!kind) continue;
         if (kind == 1) { /* a Markdown heading closes those of its level and below */
             while (depth && levels[depth - 1] >= level) {
@@ -4294,7 +4376,7 @@ static PyMethodDef methods[] = {
     {"configure_section", configure_section, METH_O,
      "configure_section(Section) -> None: the class sections_of makes and section_chunks reads"},
     {"sections_of", (PyCFunction)(void (*)(void))sections_of, METH_FASTCALL,
-     "sections_of(text, heads, known, read) -> list of Section"},
+     "sections_of(text, heads, known, read, labels=None) -> list of Section"},
     {"section_chunks", (PyCFunction)(void (*)(void))section_chunks, METH_FASTCALL,
      "section_chunks(text, sections, start, stop, index, doc, metadata, canonical) -> list of chunks"},
     {"span_chunks", (PyCFunction)(void (*)(void))span_chunks, METH_FASTCALL,

@@ -58,6 +58,19 @@ def _label_re(labels: tuple[str, ...]) -> re.Pattern:
     return re.compile(rf"^\s*(?:\d{{1,2}}[.．)）]\s*|[#＃]\s*)?({alts})\s*(?:[:：]|$)", re.I)
 
 
+@lru_cache(maxsize=8)
+def _field_labels(labels: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The alternatives of ``_label_re(labels)`` in its order, for the compiled reading of a
+    field label's line; None where a label could make the pattern read a line otherwise than
+    that reading does (empty, starting with white space, a digit, # or ＃, holding a line
+    break): then the reader reads every such line."""
+    alts = tuple(sorted(set(labels), key=len, reverse=True))
+    for w in alts:
+        if not w or w[0].isspace() or w[0].isdecimal() or w[0] in "#＃" or "\n" in w or "\r" in w:
+            return None
+    return alts
+
+
 _CAND_LINE = (
     r"\n(?=[ \t]*(?:#|＃|【|\[|［|[■□◆◇●◎▼▶]|[SOAPsoap]\s*[:：)）]|`{3}|~{3}|=+[ \t]*\r?$|-+[ \t]*\r?$"
     r"|([*^\"+_])\1{2,}[ \t]*\r?$"
@@ -131,7 +144,7 @@ def find_sections(
         heads = compiled.native.unfenced(text, heads)
         # the compiled reading of a # heading or a bracketed or marked label (which needs
         # no line around it), the reader's of the others, put together as below
-        return compiled.native.sections_of(text, heads, known, reader.read)
+        return compiled.native.sections_of(text, heads, known, reader.read, _field_labels(key))
     return _sections(len(text), _heading_starts(heads, reader.read))
 
 
