@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled modu
 
 @pytest.fixture(autouse=True, scope="module")
 def _columns():
-    softwrap._columns_compiled()  # as the first paragraph beyond ASCII does
+    softwrap.columns_compiled()  # as the first paragraph beyond ASCII does
 
 
 _EN = st.sampled_from(["the", "line", "goes", "on", "and", "wraps", "over", "words", "Next", "a,", "x;", "so-", "end."])
@@ -115,6 +115,42 @@ def test_compiled_soft_wrap_decisions_are_the_profiles(text, crlf):
                 full = native.soft_full(text, p, s, e, *widths, fenced)
                 if full in (0, 1):
                     assert full == want, (text[max(s, p - 60) : p + 40], full, widths)
+
+
+_BLANK_RUNS = st.sampled_from(["\n\n", "\n\u3000\n", "\n \t\n\n", "\n``\n", "\n\u0301", "\nx\u0301"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT, st.lists(st.tuples(st.floats(0, 1), _BLANK_RUNS), max_size=3), st.floats(0, 1), st.integers(1, 500))
+@example("a\n\n\nb", [], 0.0, 3)  # a blank run that goes on past the window
+@example("ab\n\u0301c\nd", [], 0.0, 9)  # a mark after the newline: Python moves the cut
+def test_the_compiled_last_hard_newline_is_the_python_walks(text, inserts, at, span):
+    """``Boundaries.last_hard_newline`` (``_sentscan.hard_lf_cut``) finds the cut the Python
+    walk back over the newlines finds (``newlines.last_lf_cut`` and each newline's soft-wrap
+    decision), for every floor; where it says Python must look, a mark follows a newline."""
+    for where, piece in inserts:
+        k = int(where * len(text))
+        text = text[:k] + piece + text[k:]
+    lo = int(at * len(text))
+    hi = min(len(text), lo + span)
+    with compiled_helpers(False):
+        want = Boundaries(text)._last_hard_lf_cut(lo, hi)
+    with compiled_helpers(True):
+        bnd = Boundaries(text)
+        if not bnd.lf:
+            return
+        got = bnd.last_hard_newline(lo, hi, lo)
+        if got < 0:  # a character after a newline in the window that may extend a grapheme
+            assert any(text[i - 1] == "\n" and text[i] >= "\u0300" for i in range(lo + 1, min(hi + 1, len(text))))
+            return
+        assert ([got] if got else []) == want, (text[lo:hi], got, want)
+        assert bnd._last_hard_lf_cut(lo, hi) == want
+        for floor in (lo, lo + (hi - lo) // 2, hi, hi + 1):
+            assert bnd.last_hard_newline(lo, hi, floor) == (want[0] if want and want[0] >= floor else 0)
+        off = Boundaries(text, soft_wraps=False)
+        with compiled_helpers(False):
+            want_hard = Boundaries(text, soft_wraps=False)._last_hard_lf_cut(lo, hi)
+        assert off.last_hard_newline(lo, hi, lo) == (want_hard[0] if want_hard else 0)
 
 
 _ATOMS = st.lists(st.tuples(st.floats(0, 1), st.integers(1, 120)), max_size=3)

@@ -1844,6 +1844,93 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyLong_FromSsize_t(x >= 0 ? x : 0);
 }
 
+/* The soft-wrap decision for the newline before p of a "\n"-only text, as overlap_start makes
+   it: the two lines, the paragraph's width (widths: a dict by paragraph start, kept between
+   calls), else is_soft(p). 1 soft, 0 hard, -1 with an error set. pstart, pend: the paragraph
+   holding p; *fenced: whether it has a fence mark (-1: not looked for yet). */
+static int soft_at(PyObject *text, State *st, Py_ssize_t p, Py_ssize_t pstart, Py_ssize_t pend, int *fenced,
+                   PyObject *widths, PyObject *is_soft) {
+    if (*fenced < 0) *fenced = has_fence_mark(text, st, pstart, pend);
+    int h = soft_hint_at(st, p, pstart, pend, *fenced);
+    if (h == -2) { /* the paragraph's width settles it, or Python */
+        Py_ssize_t top_c = 0, top_w = 0;
+        int measured = paragraph_width(st, widths, pstart, pend, &top_c, &top_w);
+        if (measured == -2) return -1;
+        h = measured == 0 ? soft_full_at(st, p, pstart, pend, top_c, top_w, *fenced) : -1;
+    }
+    if (h >= 0) return h;
+    PyObject *got = PyObject_CallFunction(is_soft, "n", p);
+    if (!got) return -1;
+    h = PyObject_IsTrue(got);
+    Py_DECREF(got);
+    return h;
+}
+
+/* hard_lf_cut(text, lo, hi, floor, paras, soft_wraps, is_soft, widths) -> the cut of
+   boundaries.Boundaries._last_hard_lf_cut(lo, hi) for a text whose only break is "\n" (the
+   farthest cut in (lo, hi] after a run of newlines, as newlines.last_lf_cut finds them
+   backwards, that is no soft wrap) when it lies at floor or beyond; 0 when there is none
+   there; -1 where Python must look (a character after a cut that may extend a grapheme,
+   which moves the cut). paras: the paragraph cuts; soft_wraps: whether newlines inside a
+   paragraph may be soft wraps; is_soft, widths: as for overlap_start. The search of a
+   packer's window end: most newlines of a hard-wrapped paragraph are soft, and each is
+   decided here instead of through the Python layers of the soft-wrap decision. */
+static PyObject *hard_lf_cut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyList_Check(args[4]) || !PyCallable_Check(args[6]) ||
+        !PyDict_Check(args[7])) {
+        PyErr_SetString(PyExc_TypeError, "hard_lf_cut(text: str, lo: int, hi: int, floor: int, paras: list, "
+                                         "soft_wraps: bool, is_soft: callable, widths: dict)");
+        return NULL;
+    }
+    PyObject *text = args[0], *paras = args[4];
+    Py_ssize_t lo = PyLong_AsSsize_t(args[1]), hi = PyLong_AsSsize_t(args[2]), floor = PyLong_AsSsize_t(args[3]);
+    int soft_wraps = PyObject_IsTrue(args[5]);
+    if (soft_wraps < 0 || PyErr_Occurred()) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t n = st->n, end = hi < n ? hi : n, np = PyList_GET_SIZE(paras);
+    Py_ssize_t pstart = -1, pend = -1; /* the paragraph of the last newline decided */
+    int fenced = -1;
+    if (lo < 0) lo = 0;
+    while (end > lo) {
+        Py_ssize_t j = PyUnicode_FindChar(text, '\n', lo, end, -1);
+        if (j == -2) return NULL;
+        if (j < 0) break;
+        Py_ssize_t p = j + 1, k = p;
+        while (k < n && (AT(k) == ' ' || AT(k) == '\t' || AT(k) == 0x3000)) k++;
+        if (k < n && AT(k) == '\n') { /* a run of blank lines that goes on past the window: its cut is beyond */
+            Py_ssize_t e = j;
+            while (e > lo && (AT(e - 1) == '\n' || AT(e - 1) == ' ' || AT(e - 1) == '\t' || AT(e - 1) == 0x3000)) e--;
+            end = e;
+            continue;
+        }
+        if (p >= n || p < floor) break;
+        if (!surely_no_extend(AT(p))) return PyLong_FromLong(-1);
+        if (!soft_wraps) return PyLong_FromSsize_t(p);
+        if (p > pend || p <= pstart) { /* the paragraph holding the newline: bisect_right(paras, p - 1) */
+            Py_ssize_t a = 0, b = np;
+            while (a < b) {
+                Py_ssize_t mid = (a + b) / 2, v = item_at(paras, mid);
+                if (v == -1 && PyErr_Occurred()) return NULL;
+                if (v <= p - 1) a = mid + 1;
+                else b = mid;
+            }
+            pstart = a ? item_at(paras, a - 1) : 0, pend = a < np ? item_at(paras, a) : n;
+            if (PyErr_Occurred()) return NULL;
+            if (pstart < 0 || pend > n || pstart > p - 1 || pend < p) {
+                PyErr_SetString(PyExc_ValueError, "paras: the text's paragraph cuts, in order");
+                return NULL;
+            }
+            fenced = -1;
+        }
+        int h = soft_at(text, st, p, pstart, pend, &fenced, args[7], args[6]);
+        if (h < 0) return NULL;
+        if (!h) return PyLong_FromSsize_t(p);
+        end = j; /* a soft wrap: the newline before it */
+    }
+    return PyLong_FromLong(0);
+}
+
 /* The even share of the rest of a text that the last chunks split (plain._share_end,
    Packer._balanced): rest / k rounded up, k the fewest chunks that hold it; 0 where they
    need not share it (more than BALANCED_TAIL, four, budgets, or one). */
@@ -4355,6 +4442,8 @@ static PyMethodDef methods[] = {
     {"line_width", line_width, METH_VARARGS, "line_width(text, start, end) -> (top_c, top_w), or None: ask Python"},
     {"configure_wide", configure_wide, METH_O,
      "configure_wide(runs) -> None: chars.WIDE over the BMP, as runs of code points"},
+    {"hard_lf_cut", (PyCFunction)(void (*)(void))hard_lf_cut, METH_FASTCALL,
+     "hard_lf_cut(text, lo, hi, floor, paras, soft_wraps, is_soft, widths) -> the farthest hard newline cut, 0 or -1"},
     {"overlap_start", (PyCFunction)(void (*)(void))overlap_start, METH_FASTCALL,
      "overlap_start((text, paras, soft_wraps, decide, is_soft, memo, glued, emotes, widths), lo, hi, lower_text, atoms) "
      "-> first, 0, <0"},

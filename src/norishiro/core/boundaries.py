@@ -34,7 +34,7 @@ from .levels import CLAUSE, GRAPHEME, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, S
 from .line_starts import line_start_at, may_start_lines
 from .newlines import crlf_only, last_lf_cut, lf_only, no_newline, search_start
 from .sentence_windows import SentenceWindows
-from .softwrap import SoftWraps
+from .softwrap import SoftWraps, columns_compiled
 
 __all__ = ["Level", "Boundaries", "parse_level"]
 
@@ -317,8 +317,22 @@ class Boundaries(FirstStarts):
             got = self._line_starts[p] = line_start_at(self.text, p)
         return got
 
+    def last_hard_newline(self, lo: int, hi: int, floor: int) -> int:
+        """``_last_hard_lf_cut(lo, hi)``'s cut of a "\n"-only text where it is ``floor`` or
+        beyond, found compiled with the soft-wrap decisions of the newlines passed over (most
+        of a hard-wrapped paragraph's are soft); 0: none there; -1: Python must look."""
+        if not compiled.active():
+            return -1
+        if not self._ascii:
+            columns_compiled()  # the display columns the compiled width test counts
+        args = (self.paragraph_cuts(), self._soft_wraps, self.is_soft, self._widths)
+        return compiled.native.hard_lf_cut(self.text, lo, hi, floor, *args)
+
     def _last_hard_lf_cut(self, lo: int, hi: int) -> list[int]:
         """The farthest newline cut in ``(lo, hi]`` that is no soft wrap ("\n"-only texts)."""
+        got = self.last_hard_newline(lo, hi, lo)
+        if got >= 0:
+            return [got] if got else []
         nl = last_lf_cut(self.text, lo, hi)
         while nl and self.is_soft(nl[0]):
             nl = last_lf_cut(self.text, lo, nl[0] - 1)

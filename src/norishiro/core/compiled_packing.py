@@ -16,6 +16,7 @@ from .levels import LINE, PARAGRAPH
 from .plain import find_ink
 
 if TYPE_CHECKING:
+    from .boundaries import Boundaries
     from .packer import Packer, Span
 
 __all__ = ["paragraph_spans"]
@@ -82,7 +83,18 @@ def _line_end(p: Packer, s: int) -> int | None:
     j = bisect_right(para, hi)
     if j and para[j - 1] > s:  # a paragraph cut the compiled search left (white space alone before it)
         return None
-    got = next(iter(p.bnd.line_cuts_from_end(s, hi, tail_only=True)), None)
+    got = _hard_newline(p.bnd, s, hi) or next(iter(p.bnd.line_cuts_from_end(s, hi, tail_only=True)), None)
     if got is not None and p.text[s].isspace() and find_ink(p.text, s, got) is None:
         return None  # white space alone: the search looks past it
     return got
+
+
+def _hard_newline(bnd: Boundaries, lo: int, hi: int) -> int | None:
+    """The first cut of ``bnd.line_cuts_from_end(lo, hi, tail_only=True)`` where it is a
+    newline that is no soft wrap in the window's second half of a "\n"-only text, asked of
+    the compiled search at once (without the generator's layers); None: the generator
+    must look."""
+    if not bnd.lf:
+        return None
+    got = bnd.last_hard_newline(lo, hi, lo + (hi - lo) // 2)
+    return got if got > 0 else None

@@ -226,7 +226,7 @@ class SoftWraps:
             if self._ascii is None:
                 self._ascii = self.text.isascii()
             if not self._ascii:
-                _columns_compiled()
+                columns_compiled()
             widths = self._widths[start] = compiled.native.line_width(self.text, start, end) or ()
         if not widths:
             return None
@@ -268,7 +268,7 @@ _WIDE_GIVEN = False
 _WIDE_RUN = regex.compile(WIDE.pattern + "+")
 
 
-def _columns_compiled() -> None:
+def columns_compiled() -> None:
     """Give the compiled module ``WIDE`` over the Basic Multilingual Plane, once (a few ms, the
     first time a paragraph beyond ASCII is measured): display columns are then counted there
     as here."""
