@@ -194,9 +194,11 @@ def test_labels_are_matched_as_the_patterns_match_them_without_case(rows, labels
     got = {}
     for on in (False, True):
         with compiled_helpers(on):
-            sections = find_sections(text, labels, lines=TextLines(text, tuple(labels)))
-            got[on] = [(s.start, s.end, s.headings, s.body) for s in sections]
-    assert got[True] == got[False]
+            for attach in (False, True):  # a section that is its heading alone joins the next, or not
+                sections = find_sections(text, labels, lines=TextLines(text, tuple(labels)), attach=attach)
+                got[on, attach] = [(s.start, s.end, s.headings, s.body) for s in sections]
+    assert got[True, False] == got[False, False]
+    assert got[True, True] == got[False, True]
 
 
 def test_the_line_scan_lets_through_a_label_line_and_no_other_word():
@@ -288,3 +290,22 @@ def test_a_line_of_three_hashes_is_left_to_the_reader_that_knows_titles_adorned_
             got[on] = [(s.start, s.end, s.headings, s.body) for s in sections]
     assert got[True] == got[False]
     assert [h for _, _, h, _ in got[True]] == [["Ab"], ["Ab", "Cd"]] + [["Ab", "Cd", "所見"]] * 3
+
+
+def test_a_heading_alone_joins_the_next_section_only_when_it_names_one():
+    """A marked label with no title (■ alone) makes a section with an empty path: alone on its
+    line, it does not join the next section, compiled or not."""
+    from norishiro.core.line_scan import TextLines
+
+    text = "intro\n■ \n\n所見：x\n## B\n\n### C\ny"
+    for on in (False, True):
+        with compiled_helpers(on):
+            got = find_sections(
+                text, structure.DEFAULT_LABELS, lines=TextLines(text, structure.DEFAULT_LABELS), attach=True
+            )
+            assert [(s.start, s.end, s.headings) for s in got] == [
+                (0, 6, []),
+                (6, 10, []),
+                (10, 15, ["所見"]),
+                (15, 28, ["B", "C"]),
+            ], on

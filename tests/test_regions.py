@@ -229,6 +229,10 @@ def test_the_compiled_section_chunks_are_their_python_twins(lines, meta, start, 
         want = section_chunks(text, sections, start, stop, index, doc, meta_given, names.of_path)
         got = compiled.native.section_chunks(text, sections, start, stop, index, doc, meta_given, names.of_path)
         assert _rows(got) == _rows(want)
+        # with the names' memo, read before the look-up (filled by the calls above)
+        memo = names.memo
+        got = compiled.native.section_chunks(text, sections, start, stop, index, doc, meta_given, names.of_path, memo)
+        assert _rows(got) == _rows(want)
         for c, w in zip(got, want):
             assert c.headings is not w.headings and c.metadata is not w.metadata and c.metadata is not meta_given
             if c.headings:
@@ -248,6 +252,13 @@ def test_the_compiled_section_chunks_say_what_is_wrong():
         compiled.native.section_chunks("# A", bad, 0, 1, 0, None, None, len)
     with pytest.raises(ZeroDivisionError):  # the canonical look-up's own error comes through
         compiled.native.section_chunks("# A\n\nx", sections, 0, 1, 0, None, None, lambda h: 1 / 0)
+    with pytest.raises(TypeError, match="memo"):
+        compiled.native.section_chunks("# A\n\nx", sections, 0, 1, 0, None, None, len, [])
+    # a path the memo holds is named from it, without the look-up; another by the look-up
+    got = compiled.native.section_chunks("# A\n\nx", sections, 0, 1, 0, None, None, lambda h: 1 / 0, {("A",): "a"})
+    assert got[0].section_canonical == "a"
+    got = compiled.native.section_chunks("# A\n\nx", sections, 0, 1, 0, None, None, lambda h: "b", {("B",): "a"})
+    assert got[0].section_canonical == "b"
     with pytest.raises(TypeError, match="one_chunk_run"):
         compiled.native.one_chunk_run([0], [], 0, 5, [], [])
 

@@ -213,7 +213,7 @@ def iter_chunks(
     make_run = compiled.native.section_chunks if compiled.active() else section_chunks
     for region, one in regions:
         if type(region) is OneChunkRun:  # short sections, each one chunk of its text alone
-            run = make_run(text, sections, region.start, region.stop, i, doc, meta or None, of_path)
+            run = make_run(text, sections, region.start, region.stop, i, doc, meta or None, of_path, names.memo)
             i += len(run)
             sec = None
             if paged:

@@ -173,11 +173,14 @@ def section_chunks(
     doc: Any,
     metadata: Mapping[str, Any] | None,
     canonical: Callable[[list[str]], str | None],
+    memo: dict[tuple[str, ...], str | None] | None = None,
 ) -> list[Chunk]:
     """The chunks of ``sections[start:stop]``, each one chunk of its text alone (a section
     has ``start``, ``end`` and ``headings``), numbered from ``index``: a chunk's section is
     its innermost heading, ``canonical(headings)`` its canonical name, and it has a copy of
-    ``metadata`` (when given) and of the headings. Compiled: ``_sentscan.section_chunks``."""
+    ``metadata`` (when given) and of the headings. ``memo``: canonical's answers by the
+    path as a tuple (``SectionNames.memo``), which the compiled maker reads before it calls
+    ``canonical``. Compiled: ``_sentscan.section_chunks``."""
     out = []
     for sec in sections[start:stop]:
         a, b, heads = sec.start, sec.end, sec.headings

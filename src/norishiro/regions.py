@@ -268,20 +268,24 @@ class _TablePrefix:
     where the table's header rows follow it (when they leave room). ``spans()`` says where
     that is, so that a packer knows the prefix elsewhere without asking (most positions)."""
 
-    __slots__ = ("_regions", "_a", "_lo", "_hi", "base", "_starts", "_ends")
+    __slots__ = ("_regions", "_a", "_lo", "_hi", "base", "_starts", "_ends", "_said")
 
     def __init__(self, regions: Regions, a: int, lo: int, hi: int, base: str):
         self._regions, self._a, self._lo, self._hi, self.base = regions, a, lo, hi, base
         tables = regions.tables[lo:hi]
         self._starts = [x.body_start - a for x in tables]
         self._ends = [x.end - a for x in tables]
+        self._said: dict[int, str] = {}  # a chunk's start is asked by the packer and the chunk maker
 
     def __call__(self, p: int) -> str:
         # outside every body (most chunks' starts) the base, without the regions' look-up
         k = bisect.bisect_right(self._starts, p) - 1
         if k < 0 or p >= self._ends[k]:
             return self.base
-        return self._regions._with_table(self.base, self._a + p, self._lo, self._hi)
+        got = self._said.get(p)
+        if got is None:
+            got = self._said[p] = self._regions._with_table(self.base, self._a + p, self._lo, self._hi)
+        return got
 
     def spans(self) -> tuple[list[int], list[int]]:
         """The starts and ends, in the region's coordinates, of the table bodies where the

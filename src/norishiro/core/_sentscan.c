@@ -3183,7 +3183,7 @@ static PyObject *make_chunk(PyObject *piece, PyObject *start, PyObject *end, Py_
 /* The chunk of one section that is one chunk of its text alone (chunk.section_chunks' loop
    body), or NULL. */
 static PyObject *section_chunk(PyObject *text, PyObject *sec, Py_ssize_t index, PyObject *doc, PyObject *metadata,
-                               PyObject *canonical) {
+                               PyObject *canonical, PyObject *memo) {
     PyObject *a = section_field(sec, 0), *b = a ? section_field(sec, 1) : NULL;
     PyObject *heads = b ? section_field(sec, 2) : NULL, *out = NULL, *piece = NULL, *name = NULL;
     if (!a || !b || !heads) goto done;
@@ -3194,7 +3194,14 @@ static PyObject *section_chunk(PyObject *text, PyObject *sec, Py_ssize_t index, 
     Py_ssize_t start = PyLong_AsSsize_t(a), end = PyLong_AsSsize_t(b), m = PyList_GET_SIZE(heads);
     if ((start == -1 || end == -1) && PyErr_Occurred()) goto done;
     piece = PyUnicode_Substring(text, start, end); /* text, and embed_text: the same string */
-    name = PyObject_CallOneArg(canonical, heads);
+    if (memo) { /* the name remembered for this path: no call */
+        PyObject *key = PyList_AsTuple(heads);
+        name = key ? PyDict_GetItemWithError(memo, key) : NULL;
+        Py_XDECREF(key);
+        if (name) Py_INCREF(name);
+        else if (PyErr_Occurred()) goto done;
+    }
+    if (!name) name = PyObject_CallOneArg(canonical, heads);
     if (piece && name)
         out = make_chunk(piece, a, b, index, end - start, doc, metadata, heads, m ? PyList_GET_ITEM(heads, m - 1) : Py_None,
                          name, piece);
@@ -3207,15 +3214,18 @@ done:
     return out;
 }
 
-/* section_chunks(text, sections, start, stop, index, doc, metadata, canonical) -> chunk.section_chunks' list:
-   a chunk made here (its slots set as new_chunk sets them) costs a fraction of a call of it. */
+/* section_chunks(text, sections, start, stop, index, doc, metadata, canonical, memo=None) ->
+   chunk.section_chunks' list: a chunk made here (its slots set as new_chunk sets them) costs a
+   fraction of a call of it. memo: a dict of canonical's answers by the path as a tuple, read
+   before canonical is called (canonical fills it). */
 static PyObject *section_chunks(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
-        !PyLong_Check(args[3]) || !PyLong_Check(args[4])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "section_chunks(text: str, sections: list, start: int, stop: int, index: int, doc, metadata, canonical)");
+    if (nargs < 8 || nargs > 9 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
+        !PyLong_Check(args[3]) || !PyLong_Check(args[4]) || (nargs == 9 && args[8] != Py_None && !PyDict_Check(args[8]))) {
+        PyErr_SetString(PyExc_TypeError, "section_chunks(text: str, sections: list, start: int, stop: int, index: int, "
+                                         "doc, metadata, canonical, memo: dict | None = None)");
         return NULL;
     }
+    PyObject *memo = nargs == 9 && args[8] != Py_None ? args[8] : NULL;
     if (!chunk_type) {
         PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk) first");
         return NULL;
@@ -3227,7 +3237,7 @@ static PyObject *section_chunks(PyObject *self, PyObject *const *args, Py_ssize_
     if (stop > n) stop = n;
     PyObject *out = PyList_New(stop > start ? stop - start : 0);
     for (Py_ssize_t k = start; out && k < stop; k++) {
-        PyObject *c = section_chunk(args[0], PyList_GET_ITEM(args[1], k), index + k - start, args[5], args[6], args[7]);
+        PyObject *c = section_chunk(args[0], PyList_GET_ITEM(args[1], k), index + k - start, args[5], args[6], args[7], memo);
         if (!c) Py_CLEAR(out);
         else PyList_SET_ITEM(out, k - start, c);
     }
@@ -3371,9 +3381,6 @@ static PyObject *new_section(Py_ssize_t start, Py_ssize_t end, PyObject *heading
     return out;
 }
 
-/* One heading of _heading_starts' loop, read here (known: a # heading or a bracketed or
-   marked label) or by read(q, last_heading_end) -> (kind, level, title, line_end, body, at)
-   or None: *kind 1 md, 2 block, 3 field, 0 none; -1 on an error. title: a new reference. */
 /* The field label the line q..stop (its "\r"s left out) starts with, as HeadingReader.read
    reads a line that is no # heading and no bracketed or marked label (heading_kind said so)
    and whose first character leads no other reading: 1 (the label at *t0..*t1; *alone: white space alone after its colon),
@@ -3434,6 +3441,9 @@ static int field_label_at(State *st, Py_ssize_t q, Py_ssize_t stop, PyObject *la
     return 0;
 }
 
+/* One heading of _heading_starts' loop, read here (known: a # heading, a bracketed or
+   marked label, with labels a field label) or by read(q, last_heading_end) -> (kind, level, title, line_end, body, at)
+   or None: *kind 1 md, 2 block, 3 field, 0 none; -1 on an error. title: a new reference. */
 static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObject *labels, PyObject *read,
                       Py_ssize_t last_end, int *kind, Py_ssize_t *level, PyObject **title, Py_ssize_t *line_end,
                       Py_ssize_t *body, Py_ssize_t *at) {
@@ -3482,20 +3492,23 @@ done:
     return r;
 }
 
-/* sections_of(text, heads, known, read, labels=None) -> structure._sections(len(text),
+/* sections_of(text, heads, known, read, labels=None, attach=False) -> structure._sections(len(text),
    _heading_starts(heads, read)) where a known line (a # heading or a bracketed or marked
    label) is read here as heading_kinds reads it, and another by read (its own reading:
    fences, reStructuredText titles, field labels). With known and labels (a tuple, see
    field_label_at), a field label's line too, and a line that field_label_at finds no
-   heading in is not read. */
+   heading in is not read. With attach, those sections as structure.attach_bare_headings
+   leaves them (a section that is its heading alone joins the next). */
 static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 4 || nargs > 5 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) ||
-        !PyCallable_Check(args[3]) || (nargs == 5 && args[4] != Py_None && !PyTuple_Check(args[4]))) {
-        PyErr_SetString(PyExc_TypeError,
-                        "sections_of(text: str, heads: list, known: bool, read: callable, labels: tuple | None = None)");
+    if (nargs < 4 || nargs > 6 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) ||
+        !PyCallable_Check(args[3]) || (nargs >= 5 && args[4] != Py_None && !PyTuple_Check(args[4]))) {
+        PyErr_SetString(PyExc_TypeError, "sections_of(text: str, heads: list, known: bool, read: callable, "
+                                         "labels: tuple | None = None, attach: bool = False)");
         return NULL;
     }
-    PyObject *labels = nargs == 5 && args[4] != Py_None ? args[4] : NULL;
+    int attach = nargs == 6 ? PyObject_IsTrue(args[5]) : 0;
+    if (attach < 0) return NULL;
+    PyObject *labels = nargs >= 5 && args[4] != Py_None ? args[4] : NULL;
     for (Py_ssize_t i = 0; labels && i < PyTuple_GET_SIZE(labels); i++) {
         PyObject *w = PyTuple_GET_ITEM(labels, i);
         if (!PyUnicode_Check(w) || !PyUnicode_GET_LENGTH(w)) {
@@ -3567,12 +3580,19 @@ static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     Py_ssize_t n = st->n, first = s.n && s.at[0] == 0 ? 0 : -1; /* -1: a section from 0 with no heading first */
     out = PyList_New(0);
+    Py_ssize_t carry = -1; /* with attach: the start of the sections before that are their heading alone */
     for (Py_ssize_t k = first; out && k < s.n; k++) {
         Py_ssize_t a = k < 0 ? 0 : s.at[k], e = k + 1 < s.n ? s.at[k + 1] : n;
         if (e <= a) continue;
+        Py_ssize_t body = k < 0 ? 0 : (s.body[k] < e ? s.body[k] : e);
+        if (carry >= 0) a = carry, carry = -1;
+        if (attach && k >= 0 && e < n && PyList_GET_SIZE(s.path[k]) && body >= e) { /* not the last */
+            carry = a;
+            continue;
+        }
         PyObject *path = k < 0 ? PyList_New(0) : s.path[k];
         if (k >= 0) Py_INCREF(path);
-        PyObject *sec = path ? new_section(a, e, path, k < 0 ? 0 : (s.body[k] < e ? s.body[k] : e)) : NULL;
+        PyObject *sec = path ? new_section(a, e, path, body) : NULL;
         Py_XDECREF(path);
         if (!sec || PyList_Append(out, sec) < 0) Py_CLEAR(out);
         Py_XDECREF(sec);
@@ -4465,9 +4485,9 @@ static PyMethodDef methods[] = {
     {"configure_section", configure_section, METH_O,
      "configure_section(Section) -> None: the class sections_of makes and section_chunks reads"},
     {"sections_of", (PyCFunction)(void (*)(void))sections_of, METH_FASTCALL,
-     "sections_of(text, heads, known, read, labels=None) -> list of Section"},
+     "sections_of(text, heads, known, read, labels=None, attach=False) -> list of Section"},
     {"section_chunks", (PyCFunction)(void (*)(void))section_chunks, METH_FASTCALL,
-     "section_chunks(text, sections, start, stop, index, doc, metadata, canonical) -> list of chunks"},
+     "section_chunks(text, sections, start, stop, index, doc, metadata, canonical, memo=None) -> list of chunks"},
     {"span_chunks", (PyCFunction)(void (*)(void))span_chunks, METH_FASTCALL,
      "span_chunks(text, spans, offset, index, doc, metadata, headings, section, canonical, prefix, base, vary_starts, "
      "vary_ends) -> list of chunks"},

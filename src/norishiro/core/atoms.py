@@ -64,12 +64,12 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     groups = 0  # how many kinds were found: each kind's spans come sorted and disjoint
     # compiled: the line scan found the lines where a fence or a table may start; else a
     # search for each pattern over a text that holds what it needs
-    fences = lines.fences
-    if fences is not None or "```" in text or "~~~" in text:
+    fences = lines.fences  # none found by the scan (most texts): no call
+    if fences or (fences is None and ("```" in text or "~~~" in text)):
         found += _code_atoms(lines, fences)
         groups += bool(found)
     tables = lines.tables
-    if tables is not None or "|" in text:
+    if tables or (tables is None and "|" in text):
         got = _table_atoms(lines, tables)
         found += got
         groups += bool(got)

@@ -181,6 +181,12 @@ class SectionNames:
         self._memo[heading] = got
         return got
 
+    @property
+    def memo(self) -> dict[tuple[str, ...], str | None]:
+        """``of_path``'s answers by the path as a tuple (a chunk maker that names many
+        sections reads it before it calls ``of_path``)."""
+        return self._paths
+
     def of_path(self, headings: Sequence[str]) -> str | None:
         """The canonical name of the innermost heading of a section path the table knows
         (remembered per path: every chunk of a Markdown page asks for one)."""

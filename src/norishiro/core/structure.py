@@ -63,10 +63,13 @@ def _field_labels(labels: tuple[str, ...]) -> tuple[str, ...] | None:
     """The alternatives of ``_label_re(labels)`` in its order, for the compiled reading of a
     field label's line; None where a label could make the pattern read a line otherwise than
     that reading does (empty, starting with white space, a digit, # or ＃, holding a line
-    break): then the reader reads every such line."""
+    break, or a letter beyond ASCII with a case, whose lower case the candidate test's
+    prefix tree holds instead: İ is i and a dot there): then the reader reads every such line."""
     alts = tuple(sorted(set(labels), key=len, reverse=True))
     for w in alts:
         if not w or w[0].isspace() or w[0].isdecimal() or w[0] in "#＃" or "\n" in w or "\r" in w:
+            return None
+        if not w.isascii() and any(c > "\x7f" and (c.lower() != c or c.upper() != c) for c in w):
             return None
     return alts
 
@@ -121,6 +124,7 @@ def find_sections(
     markdown: bool = True,
     outline: Sequence[int] | None = None,
     lines: TextLines | None = None,
+    attach: bool = False,
 ) -> list[Section]:
     """Split ``text`` into sections, each with its heading path; they cover the text.
 
@@ -131,6 +135,7 @@ def find_sections(
     ``outline``: the only line starts where a Markdown heading may be (the heading lines a
     loader wrote); other ``#`` lines and setext underlines are then body text.
     ``lines``: the text's line scan, when ``find_atoms`` shares it (made for these labels).
+    ``attach``: a section that is its heading alone joins the next (``attach_bare_headings``).
     """
     allowed = None if outline is None else set(outline)
     key = tuple(labels)
@@ -144,8 +149,9 @@ def find_sections(
         heads = compiled.native.unfenced(text, heads)
         # the compiled reading of a # heading or a bracketed or marked label (which needs
         # no line around it), the reader's of the others, put together as below
-        return compiled.native.sections_of(text, heads, known, reader.read, _field_labels(key))
-    return _sections(len(text), _heading_starts(heads, reader.read))
+        return compiled.native.sections_of(text, heads, known, reader.read, _field_labels(key), attach)
+    found = _sections(len(text), _heading_starts(heads, reader.read))
+    return attach_bare_headings(found) if attach else found
 
 
 Starts = list[tuple[int, list[str], int]]  # (start, path, body) of each section a heading starts
@@ -262,7 +268,7 @@ class LabelledText:
     def sections(self, text: str) -> list[Section]:
         self._lines, self._of = TextLines(text, self.labels), text
         self._paragraphs = (text, self._lines.paragraphs)
-        return attach_bare_headings(find_sections(text, self.labels, outline=self.outline, lines=self._lines))
+        return find_sections(text, self.labels, outline=self.outline, lines=self._lines, attach=True)
 
     def atoms(self, text: str) -> list[Atom]:
         lines = self._lines if self._of is text else None
