@@ -2,7 +2,7 @@
 spans, and the packer resumed after any chunk gives the rest of them."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from norishiro.chunkers import CHUNKERS, Region
@@ -103,6 +103,9 @@ def test_text_that_lost_its_lines_ends_at_the_packers_sentence_and_line_cuts(tex
 
 @settings(max_examples=100, deadline=None)
 @given(st.one_of(_clinical, _paragraphs, _one_line), st.integers(20, 200))
+# blank lines first: the paragraph level leaves their cut (white space alone before it), and
+# the line level must not end the chunk at a newline of the wider window the packer skips
+@example("\n\n所見：異常なし\n所見：異常なし||" + "\n" * 35 + "所見：異常なし" * 4, 20)
 def test_the_recursive_chunker_takes_the_plain_path_with_the_same_spans(text, size):
     """Through the chunker (which picks the plain path for a region without prefix, atoms
     or headings) and through the packer alone."""

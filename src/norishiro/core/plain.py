@@ -156,6 +156,10 @@ def line_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> 
         return -1
     if text[s] in " \t" and not text[s : hi + 1].strip(" \t"):
         return -1  # spaces alone: the packer's quick window
+    para = bnd.paragraph_cuts()
+    j = bisect_right(para, hi)
+    if j and para[j - 1] > lo:  # a paragraph cut the paragraph level left (white space alone before it):
+        return -1  # the search looks past it, from a window of its own
     for c in bnd.line_cuts_from_end(lo, hi, tail_only=True):
         return -1 if text[s].isspace() and find_ink(text, s, c) is None else c
     return -1
