@@ -465,3 +465,20 @@ def test_the_first_start_window_is_the_searchs_at_its_edge():
             if got >= 0:
                 want = p._overlap_cands(p.overlap_levels[0], s, e, p._overlap_lo(s, e), e - 1)[:1]
                 assert ([got] if got else []) == want, (word, e, got)
+
+
+def test_the_compiled_last_hard_newline_says_what_is_wrong():
+    """``hard_lf_cut`` refuses what is no text, list, callable or dict, and paragraph cuts that
+    are not the text's; an error of ``is_soft`` comes through as it is."""
+    never = lambda p: 1 / 0  # noqa: E731
+    text = "a line that goes on\nand wraps over here\nend"
+    with pytest.raises(TypeError, match="hard_lf_cut"):
+        compiled.native.hard_lf_cut(text, 0, 30, 0, (), True, never, {})
+    with pytest.raises(TypeError, match="hard_lf_cut"):
+        compiled.native.hard_lf_cut(text, 0, 30, 0, [], True, never, [])
+    with pytest.raises(ValueError, match="paras"):
+        compiled.native.hard_lf_cut(text, 0, 30, 0, [50], True, never, {})
+    assert compiled.native.hard_lf_cut(text, 0, 30, 0, [], False, never, {}) == 20
+    assert compiled.native.hard_lf_cut(text, 0, 30, 25, [], False, never, {}) == 0
+    with pytest.raises(ZeroDivisionError):  # the two short lines leave it to is_soft, whose error comes through
+        compiled.native.hard_lf_cut("x\ny", 0, 3, 0, [], True, never, {})
