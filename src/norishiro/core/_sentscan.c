@@ -1376,6 +1376,28 @@ static int paragraph_width(State *st, PyObject *widths, Py_ssize_t start, Py_ssi
     return rc;
 }
 
+/* The soft-wrap decision for the newline before p (overlap_start's and hard_lf_cut's): the
+   two lines, the paragraph's width (widths: a dict by paragraph start, kept between calls),
+   else is_soft(p). 1 soft, 0 hard, -1 with an error set. pstart, pend: the paragraph
+   holding p; *fenced: whether it has a fence mark (-1: not looked for yet). */
+static int soft_at(PyObject *text, State *st, Py_ssize_t p, Py_ssize_t pstart, Py_ssize_t pend, int *fenced,
+                   PyObject *widths, PyObject *is_soft) {
+    if (*fenced < 0) *fenced = has_fence_mark(text, st, pstart, pend);
+    int h = soft_hint_at(st, p, pstart, pend, *fenced);
+    if (h == -2) { /* the paragraph's width settles it, or Python */
+        Py_ssize_t top_c = 0, top_w = 0;
+        int measured = paragraph_width(st, widths, pstart, pend, &top_c, &top_w);
+        if (measured == -2) return -1;
+        h = measured == 0 ? soft_full_at(st, p, pstart, pend, top_c, top_w, *fenced) : -1;
+    }
+    if (h >= 0) return h;
+    PyObject *got = PyObject_CallFunction(is_soft, "n", p);
+    if (!got) return -1;
+    h = PyObject_IsTrue(got);
+    Py_DECREF(got);
+    return h;
+}
+
 /* overlap_start(text, lo, hi, paras, lower_text, soft_wraps, decide, is_soft, memo, glued,
    emotes, atoms, widths): the first start in (lo, hi] of the next chunk at the sentence level,
    as the first one OverlapSearch._sentence_starts yields for a text whose only breaks are
@@ -1793,8 +1815,6 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
     while (stop < n && Py_UNICODE_ISSPACE(AT(stop)) && stop - hi < 256) stop++;
     stop = stop + 1 < n ? stop + 1 : n;
     int fenced = -1;
-    int measured = 1; /* 1: the paragraph's widths not measured yet; then width_of's answer */
-    Py_ssize_t top_c = 0, top_w = 0;
     /* the text has a "\r": its line pattern is then boundaries._LINE, whose white space (the
        regex module's) has no \x1f; found when a \x1f in a blank line asks */
     int has_cr = -1;
@@ -1822,48 +1842,12 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
         if (q > hi || (x >= 0 && q >= x)) break;
         if (blocked_at(&at, q)) continue;
         if (!soft_wraps) return PyLong_FromSsize_t(q);
-        if (fenced < 0) fenced = has_fence_mark(text, st, pstart, pend);
-        int h = soft_hint_at(st, q, pstart, pend, fenced);
-        if (h == -2) { /* the paragraph's width settles it, or Python */
-            if (measured == 1) {
-                measured = paragraph_width(st, widths, pstart, pend, &top_c, &top_w);
-                if (measured == -2) return NULL;
-            }
-            h = measured == 0 ? soft_full_at(st, q, pstart, pend, top_c, top_w, fenced) : -1;
-        }
-        if (h < 0) {
-            PyObject *got = PyObject_CallFunction(is_soft, "n", q);
-            if (!got) return NULL;
-            h = PyObject_IsTrue(got);
-            Py_DECREF(got);
-            if (h < 0) return NULL;
-        }
+        int h = soft_at(text, st, q, pstart, pend, &fenced, widths, is_soft);
+        if (h < 0) return NULL;
         if (!h) return PyLong_FromSsize_t(q);
     }
     if (PyErr_Occurred()) return NULL;
     return PyLong_FromSsize_t(x >= 0 ? x : 0);
-}
-
-/* The soft-wrap decision for the newline before p of a "\n"-only text, as overlap_start makes
-   it: the two lines, the paragraph's width (widths: a dict by paragraph start, kept between
-   calls), else is_soft(p). 1 soft, 0 hard, -1 with an error set. pstart, pend: the paragraph
-   holding p; *fenced: whether it has a fence mark (-1: not looked for yet). */
-static int soft_at(PyObject *text, State *st, Py_ssize_t p, Py_ssize_t pstart, Py_ssize_t pend, int *fenced,
-                   PyObject *widths, PyObject *is_soft) {
-    if (*fenced < 0) *fenced = has_fence_mark(text, st, pstart, pend);
-    int h = soft_hint_at(st, p, pstart, pend, *fenced);
-    if (h == -2) { /* the paragraph's width settles it, or Python */
-        Py_ssize_t top_c = 0, top_w = 0;
-        int measured = paragraph_width(st, widths, pstart, pend, &top_c, &top_w);
-        if (measured == -2) return -1;
-        h = measured == 0 ? soft_full_at(st, p, pstart, pend, top_c, top_w, *fenced) : -1;
-    }
-    if (h >= 0) return h;
-    PyObject *got = PyObject_CallFunction(is_soft, "n", p);
-    if (!got) return -1;
-    h = PyObject_IsTrue(got);
-    Py_DECREF(got);
-    return h;
 }
 
 /* hard_lf_cut(text, lo, hi, floor, paras, soft_wraps, is_soft, widths) -> the cut of

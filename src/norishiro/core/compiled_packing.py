@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING
 
 from . import compiled
 from .levels import LINE, PARAGRAPH
-from .plain import find_ink
+from .plain import window_line_end
 
 if TYPE_CHECKING:
-    from .boundaries import Boundaries
     from .packer import Packer, Span
 
 __all__ = ["paragraph_spans"]
@@ -79,22 +78,4 @@ def _line_end(p: Packer, s: int) -> int | None:
     i = bisect_right(p._head_bodies, s)
     if i < len(p._head_bodies) and p._head_starts[i] < hi:  # a heading the search would avoid
         return None
-    para = p.bnd.paragraph_cuts()
-    j = bisect_right(para, hi)
-    if j and para[j - 1] > s:  # a paragraph cut the compiled search left (white space alone before it)
-        return None
-    got = _hard_newline(p.bnd, s, hi) or next(iter(p.bnd.line_cuts_from_end(s, hi, tail_only=True)), None)
-    if got is not None and p.text[s].isspace() and find_ink(p.text, s, got) is None:
-        return None  # white space alone: the search looks past it
-    return got
-
-
-def _hard_newline(bnd: Boundaries, lo: int, hi: int) -> int | None:
-    """The first cut of ``bnd.line_cuts_from_end(lo, hi, tail_only=True)`` where it is a
-    newline that is no soft wrap in the window's second half of a "\n"-only text, asked of
-    the compiled search at once (without the generator's layers); None: the generator
-    must look."""
-    if not bnd.lf:
-        return None
-    got = bnd.last_hard_newline(lo, hi, lo + (hi - lo) // 2)
-    return got if got > 0 else None
+    return window_line_end(p.bnd, s, s, hi)

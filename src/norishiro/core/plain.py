@@ -31,6 +31,7 @@ __all__ = [
     "sentence_end",
     "finer_end",
     "line_end",
+    "window_line_end",
     "NO_LINE_CUT",
     "NO_CUT",
     "find_ink",
@@ -156,13 +157,37 @@ def line_end(bnd: Boundaries, size: int, balance_from: int, s: int, lo: int) -> 
         return -1
     if text[s] in " \t" and not text[s : hi + 1].strip(" \t"):
         return -1  # spaces alone: the packer's quick window
+    got = window_line_end(bnd, s, lo, hi)
+    return -1 if got is None else got
+
+
+def window_line_end(bnd: Boundaries, s: int, lo: int, hi: int) -> int | None:
+    """The end of a chunk from ``s`` at the farthest line cut of the window ``(lo, hi]``, as
+    the packer's search takes it where the line level comes after the paragraph; None where
+    the search must look: a paragraph cut in the window (one the paragraph level left, white
+    space alone before it: the search looks past it, from a window of its own), no line cut,
+    or a chunk of white space alone."""
     para = bnd.paragraph_cuts()
     j = bisect_right(para, hi)
-    if j and para[j - 1] > lo:  # a paragraph cut the paragraph level left (white space alone before it):
-        return -1  # the search looks past it, from a window of its own
-    for c in bnd.line_cuts_from_end(lo, hi, tail_only=True):
-        return -1 if text[s].isspace() and find_ink(text, s, c) is None else c
-    return -1
+    if j and para[j - 1] > lo:
+        return None
+    got = _hard_newline(bnd, lo, hi)
+    if got is None:
+        got = next(iter(bnd.line_cuts_from_end(lo, hi, tail_only=True)), None)
+    if got is not None and bnd.text[s].isspace() and find_ink(bnd.text, s, got) is None:
+        return None
+    return got
+
+
+def _hard_newline(bnd: Boundaries, lo: int, hi: int) -> int | None:
+    """The first cut of ``bnd.line_cuts_from_end(lo, hi, tail_only=True)`` where it is a
+    newline that is no soft wrap in the window's second half of a "\\n"-only text, asked of
+    the compiled search at once (without the generator's layers); None: the generator
+    must look."""
+    if not bnd.lf:
+        return None
+    got = bnd.last_hard_newline(lo, hi, lo + (hi - lo) // 2)
+    return got if got > 0 else None
 
 
 def plain_spans(
