@@ -5,7 +5,7 @@ at the start of the atom its window ends in), are the packer's own spans."""
 from bisect import bisect_right
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from norishiro import iter_chunks
@@ -201,3 +201,45 @@ def test_an_atom_that_starts_inside_a_line_is_no_line_cut():
     got, want = _both(text, 40, atoms=[atom])
     assert got == want
     assert got[0][1] == text.index("wordsX")
+
+
+# a hard-wrapped paragraph's lines, some with a sentence end where a new line evidently
+# begins (a label after it), after white space alone or not, with a table at the end (the
+# regions' path): the chunks that end at a hard newline are found in C
+_LINES = ["word word word", "a much longer line of several words", "short", "an end. Note: more", "了。所見：異常なし"]
+_hard_wrapped_with_a_table = st.tuples(
+    st.sampled_from(["", "  \n\n", "\n\n\n", " \n"]),
+    st.lists(st.lists(st.sampled_from(_LINES), min_size=1, max_size=14).map("\n".join), min_size=1, max_size=4).map(
+        "\n\n".join
+    ),
+).map(lambda t: t[0] + t[1] + "\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(_hard_wrapped_with_a_table, st.integers(8, 160), st.booleans())
+# white space alone before the paragraph cut: the packer looks from past it, where the
+# newline is in its window's first half, and ends the chunk at the inferred line start
+@example("   \n\n\n了。所見：異常なし\nan end. Note: more\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", 30, False)
+def test_the_compiled_line_end_is_the_packers(text, size, balance):
+    table = (text.index("\n| a |") + 1, len(text))
+    got, want = _both(text, size, atoms=[table], balance=balance)
+    assert got == want
+
+
+def test_a_hard_newline_in_the_windows_first_half_leaves_the_end_to_the_packer():
+    """The window's last hard newline (after "short") is in its first half; the lines after it
+    are soft wraps, and a sentence end before a label lies in the window: a line evidently
+    begins there, and the packer ends the chunk at it, not at the newline."""
+    text = "short\n" + "了。所見：異常なし\n" * 5 + "\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    got, want = _both(text, 47, atoms=[(text.index("| a |"), len(text))])
+    assert got == want
+    assert got[0][1] == 38  # 了。|所見：
+
+
+def test_para_spans_says_what_its_lines_must_be():
+    text = "word word\nword word\n\n| a |\n|---|\n"
+    end = len(text)
+    args = (text, [21], 12, 0, [21], [end], [], [], 0, [], [], lambda s: 0, end + 1, lambda s: end, 1)
+    with pytest.raises(TypeError, match=r"lines must be None or \(soft_wraps, is_soft, widths: dict\)"):
+        compiled.native.para_spans(*args, (True, len, []))
+    assert compiled.native.para_spans(*args, None) == compiled.native.para_spans(*args)

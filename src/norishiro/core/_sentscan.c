@@ -1859,17 +1859,10 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
    paragraph may be soft wraps; is_soft, widths: as for overlap_start. The search of a
    packer's window end: most newlines of a hard-wrapped paragraph are soft, and each is
    decided here instead of through the Python layers of the soft-wrap decision. */
-static PyObject *hard_lf_cut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyList_Check(args[4]) || !PyCallable_Check(args[6]) ||
-        !PyDict_Check(args[7])) {
-        PyErr_SetString(PyExc_TypeError, "hard_lf_cut(text: str, lo: int, hi: int, floor: int, paras: list, "
-                                         "soft_wraps: bool, is_soft: callable, widths: dict)");
-        return NULL;
-    }
-    PyObject *text = args[0], *paras = args[4];
-    Py_ssize_t lo = PyLong_AsSsize_t(args[1]), hi = PyLong_AsSsize_t(args[2]), floor = PyLong_AsSsize_t(args[3]);
-    int soft_wraps = PyObject_IsTrue(args[5]);
-    if (soft_wraps < 0 || PyErr_Occurred()) return NULL;
+/* hard_lf_cut's search, for a caller in C: the cut, 0, -1 (Python must look) or -2 with an
+   error set */
+static Py_ssize_t hard_lf_at(PyObject *text, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t floor, PyObject *paras,
+                             int soft_wraps, PyObject *is_soft, PyObject *widths) {
     State state, *st = &state;
     start_state(st, text, 0, 0);
     Py_ssize_t n = st->n, end = hi < n ? hi : n, np = PyList_GET_SIZE(paras);
@@ -1878,7 +1871,7 @@ static PyObject *hard_lf_cut(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (lo < 0) lo = 0;
     while (end > lo) {
         Py_ssize_t j = PyUnicode_FindChar(text, '\n', lo, end, -1);
-        if (j == -2) return NULL;
+        if (j == -2) return -2;
         if (j < 0) break;
         Py_ssize_t p = j + 1, k = p;
         while (k < n && (AT(k) == ' ' || AT(k) == '\t' || AT(k) == 0x3000)) k++;
@@ -1889,30 +1882,44 @@ static PyObject *hard_lf_cut(PyObject *self, PyObject *const *args, Py_ssize_t n
             continue;
         }
         if (p >= n || p < floor) break;
-        if (!surely_no_extend(AT(p))) return PyLong_FromLong(-1);
-        if (!soft_wraps) return PyLong_FromSsize_t(p);
+        if (!surely_no_extend(AT(p))) return -1;
+        if (!soft_wraps) return p;
         if (p > pend || p <= pstart) { /* the paragraph holding the newline: bisect_right(paras, p - 1) */
             Py_ssize_t a = 0, b = np;
             while (a < b) {
                 Py_ssize_t mid = (a + b) / 2, v = item_at(paras, mid);
-                if (v == -1 && PyErr_Occurred()) return NULL;
+                if (v == -1 && PyErr_Occurred()) return -2;
                 if (v <= p - 1) a = mid + 1;
                 else b = mid;
             }
             pstart = a ? item_at(paras, a - 1) : 0, pend = a < np ? item_at(paras, a) : n;
-            if (PyErr_Occurred()) return NULL;
+            if (PyErr_Occurred()) return -2;
             if (pstart < 0 || pend > n || pstart > p - 1 || pend < p) {
                 PyErr_SetString(PyExc_ValueError, "paras: the text's paragraph cuts, in order");
-                return NULL;
+                return -2;
             }
             fenced = -1;
         }
-        int h = soft_at(text, st, p, pstart, pend, &fenced, args[7], args[6]);
-        if (h < 0) return NULL;
-        if (!h) return PyLong_FromSsize_t(p);
+        int h = soft_at(text, st, p, pstart, pend, &fenced, widths, is_soft);
+        if (h < 0) return -2;
+        if (!h) return p;
         end = j; /* a soft wrap: the newline before it */
     }
-    return PyLong_FromLong(0);
+    return 0;
+}
+
+static PyObject *hard_lf_cut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyList_Check(args[4]) || !PyCallable_Check(args[6]) ||
+        !PyDict_Check(args[7])) {
+        PyErr_SetString(PyExc_TypeError, "hard_lf_cut(text: str, lo: int, hi: int, floor: int, paras: list, "
+                                         "soft_wraps: bool, is_soft: callable, widths: dict)");
+        return NULL;
+    }
+    Py_ssize_t lo = PyLong_AsSsize_t(args[1]), hi = PyLong_AsSsize_t(args[2]), floor = PyLong_AsSsize_t(args[3]);
+    int soft_wraps = PyObject_IsTrue(args[5]);
+    if (soft_wraps < 0 || PyErr_Occurred()) return NULL;
+    Py_ssize_t got = hard_lf_at(args[0], lo, hi, floor, args[4], soft_wraps, args[6], args[7]);
+    return got == -2 ? NULL : PyLong_FromSsize_t(got);
 }
 
 /* The even share of the rest of a text that the last chunks split (plain._share_end,
@@ -4230,16 +4237,17 @@ fail:
 }
 
 /* para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies,
-   base_len, vary_starts, vary_ends, plen, balance_from, step, line_next) -> spans
+   base_len, vary_starts, vary_ends, plen, balance_from, step, line_next, lines=None) -> spans
 
    Packer.spans in characters with the paragraph level first and no overlap, for a region
    with atoms, headings or a table prefix (the packer's lists, given as they are): a chunk's
    end is found here where find_end's paragraph search finds it (the region's end, or the
    farthest usable paragraph cut within reach, balanced over the last four budgets) or its
    line level's first look does (the start of the atom the window ends in, on a line of its
-   own; line_next: the line is the second end level), and step(start) -> end, the packer's
-   own search, gives it where another level must look, no end can be found, or the chunk
-   would be white space alone. */
+   own; line_next: the line is the second end level) or, with lines (a text whose only break
+   is "\n"), its farthest hard newline where compiled_packing._line_end finds it, and
+   step(start) -> end, the packer's own search, gives it where another level must look, no
+   end can be found, or the chunk would be white space alone. */
 
 typedef struct {
     Py_ssize_t n, size, base_len, balance_from;
@@ -4324,6 +4332,40 @@ static Py_ssize_t pack_balanced(Pack *p, Py_ssize_t s, Py_ssize_t e, int avoid) 
     return e;
 }
 
+/* compiled_packing._line_end: where the line level decides the end plainly (the line is the
+   second end level, no balancing, no paragraph cut, atom or heading near the window), the
+   farthest newline of the window that is no soft wrap, when it lies in the window's second
+   half and leaves the chunk more than white space; -1 where the packer must look, -2 with an
+   error set. lines: (soft_wraps, is_soft, widths) of the region's boundaries, for a text
+   whose only line break is "\n". */
+static Py_ssize_t pack_line_end(Pack *p, PyObject *text, Py_ssize_t s, PyObject *paras, PyObject *lines) {
+    if (!p->line_next || s >= p->balance_from) return -1;
+    Py_ssize_t hi = pack_reach(p, s, p->size);
+    if (p->failed) return -2;
+    if (hi >= p->n || hi <= s) return -1;
+    if (p->na) { /* not Packer._atom_free(s, hi), or hi inside an atom */
+        Py_ssize_t i = after_all(p->as, p->na, hi - 1) - 1;
+        if ((i >= 0 && p->ae[i] > s + 1) || pack_blocked(p, hi)) return -1;
+    }
+    Py_ssize_t i = after_all(p->hb, p->nh, s);
+    if (i < p->nh && p->hs[i] < hi) return -1; /* a heading the search would avoid */
+    Py_ssize_t j = after_all(p->para, p->np, hi);
+    if (j && p->para[j - 1] > s) return -1; /* a paragraph cut the paragraph level left */
+    int soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(lines, 0));
+    if (soft_wraps < 0) return -2;
+    Py_ssize_t got = hard_lf_at(text, s, hi, s + (hi - s) / 2, paras, soft_wraps, PyTuple_GET_ITEM(lines, 1),
+                                PyTuple_GET_ITEM(lines, 2));
+    if (got <= 0) return got == -2 ? -2 : -1;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, s))) { /* white space alone: the packer looks past it */
+        Py_ssize_t c = s;
+        while (c < got && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, c))) c++;
+        if (c >= got) return -1;
+    }
+    return got;
+}
+
 /* Packer.find_end(s, s) where its paragraph search decides; -1 where the packer must look */
 static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
     Py_ssize_t i = after_all(p->hb, p->nh, s);
@@ -4369,14 +4411,19 @@ static Py_ssize_t *int_array(PyObject *list, Py_ssize_t *len) {
 }
 
 static PyObject *para_spans(PyObject *self, PyObject *args) {
-    PyObject *text, *step, *lists[7];
+    PyObject *text, *step, *lists[7], *lines = Py_None;
     Pack p;
     memset(&p, 0, sizeof p);
     p.asked = -1;
-    if (!PyArg_ParseTuple(args, "UOniOOOOnOOOnOi", &text, &lists[0], &p.size, &p.prefixed, &lists[1], &lists[2],
+    if (!PyArg_ParseTuple(args, "UOniOOOOnOOOnOi|O", &text, &lists[0], &p.size, &p.prefixed, &lists[1], &lists[2],
                           &lists[3], &lists[4], &p.base_len, &lists[5], &lists[6], &p.plen, &p.balance_from, &step,
-                          &p.line_next))
+                          &p.line_next, &lines))
         return NULL;
+    if (lines != Py_None && !(PyTuple_Check(lines) && PyTuple_GET_SIZE(lines) == 3 &&
+                              PyCallable_Check(PyTuple_GET_ITEM(lines, 1)) && PyDict_Check(PyTuple_GET_ITEM(lines, 2)))) {
+        PyErr_SetString(PyExc_TypeError, "para_spans: lines must be None or (soft_wraps, is_soft, widths: dict)");
+        return NULL;
+    }
     Py_ssize_t **arrays[7] = {&p.para, &p.as, &p.ae, &p.hs, &p.hb, &p.vs, &p.ve};
     Py_ssize_t got_len[7] = {0};
     PyObject *spans = NULL;
@@ -4402,6 +4449,10 @@ static PyObject *para_spans(PyObject *self, PyObject *args) {
     while (e < p.n) {
         Py_ssize_t next = pack_find_end(&p, text, e);
         if (p.failed) goto fail;
+        if (next < 0 && lines != Py_None) { /* a hard-wrapped paragraph's line end, or a table row's */
+            next = pack_line_end(&p, text, e, lists[0], lines);
+            if (next == -2) goto fail;
+        }
         if (next < 0) { /* the packer's search */
             PyObject *got = PyObject_CallFunction(step, "n", e);
             if (!got) goto fail;
@@ -4505,7 +4556,8 @@ static PyMethodDef methods[] = {
      "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id), as bytes of int64"},
     {"para_spans", para_spans, METH_VARARGS,
      "para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies, base_len, vary_starts, "
-     "vary_ends, plen, balance_from, step, line_next) -> the spans, the paragraph level's ends found here, others by step"},
+     "vary_ends, plen, balance_from, step, line_next, lines=None) -> the spans, the paragraph level's ends (and with lines "
+     "the plain line ends) found here, others by step"},
     {NULL, NULL, 0, NULL},
 };
 

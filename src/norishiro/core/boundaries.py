@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import regex
 
@@ -241,9 +241,8 @@ class Boundaries(FirstStarts):
         return self._regex_cuts(self._line_re, lo, hi)
 
     def glued_cuts(self, lo: int, hi: int) -> list[int]:
-        """Line starts in ``(lo, hi]`` of rows glued together when their newlines were lost."""
-        # looked for in the window alone: a look for glued marks in the whole text first (to
-        # answer the windows of a text without any at once) read more than the windows do
+        """Line starts in ``(lo, hi]`` of rows glued together when their newlines were lost
+        (looked for in the window alone: a look in the whole text first read more)."""
         return glued_line_cuts(self.text, lo, hi)
 
     def glued_near(self, lo: int, hi: int) -> bool:
@@ -321,12 +320,14 @@ class Boundaries(FirstStarts):
         """``_last_hard_lf_cut(lo, hi)``'s cut of a "\n"-only text where it is ``floor`` or
         beyond, found compiled with the soft-wrap decisions of the newlines passed over (most
         of a hard-wrapped paragraph's are soft); 0: none there; -1: Python must look."""
-        if not compiled.active():
-            return -1
-        if not self._ascii:
+        got = self.soft_wrap_reading()
+        return -1 if got is None else compiled.native.hard_lf_cut(self.text, lo, hi, floor, self.paragraph_cuts(), *got)
+
+    def soft_wrap_reading(self) -> tuple[bool, Callable[[int], bool], dict] | None:
+        """What a compiled soft-wrap decision reads: ``(soft_wraps, is_soft, widths)``; None uncompiled."""
+        if compiled.active() and not self._ascii:
             columns_compiled()  # the display columns the compiled width test counts
-        args = (self.paragraph_cuts(), self._soft_wraps, self.is_soft, self._widths)
-        return compiled.native.hard_lf_cut(self.text, lo, hi, floor, *args)
+        return (self._soft_wraps, self.is_soft, self._widths) if compiled.active() else None
 
     def _last_hard_lf_cut(self, lo: int, hi: int) -> list[int]:
         """The farthest newline cut in ``(lo, hi]`` that is no soft wrap ("\n"-only texts)."""

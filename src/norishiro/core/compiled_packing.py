@@ -1,8 +1,10 @@
 """The packer's paragraph search, compiled, for a region in characters that has atoms,
 headings or a table's repeated header (the long sections of a structured page, where plain
 text's quicker path cannot serve): ``_sentscan.para_spans`` finds every chunk end that is
-the region's end or a paragraph cut, and asks the packer's own search for the others (a
-table's rows, a long paragraph). The packer's search alone is the reference (tests compare).
+the region's end or a paragraph cut (and, in a "\n"-only text, the farthest hard newline
+where ``_line_end`` finds it: a hard-wrapped paragraph's), and asks the packer's own search
+for the others (a table's rows, a long paragraph). The packer's search alone is the
+reference (tests compare).
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ def paragraph_spans(p: Packer) -> list[Span] | None:
     if not (p._atom_starts or p._head_starts or prefixed):  # plain text: plain_spans' path
         return None
     starts, ends = (p._vary_starts, p._vary_ends) if prefixed else ([], [])
+    line_next = len(p.end_levels) > 1 and p.end_levels[1] is LINE
+    # a "\n"-only text: _line_end's farthest hard newline is found there too
+    lines = p.bnd.soft_wrap_reading() if line_next and p.bnd.lf else None
     return compiled.native.para_spans(
         p.text,
         p.bnd.paragraph_cuts(),
@@ -50,7 +55,8 @@ def paragraph_spans(p: Packer) -> list[Span] | None:
         p.plen,  # asked where a chunk starts in one of those spans
         p._balance_from,
         partial(_next_end, p),
-        len(p.end_levels) > 1 and p.end_levels[1] is LINE,
+        line_next,
+        lines,
     )
 
 
