@@ -208,7 +208,7 @@ def test_an_atom_that_starts_inside_a_line_is_no_line_cut():
 # regions' path): the chunks that end at a hard newline are found in C
 _LINES = ["word word word", "a much longer line of several words", "short", "an end. Note: more", "了。所見：異常なし"]
 _hard_wrapped_with_a_table = st.tuples(
-    st.sampled_from(["", "  \n\n", "\n\n\n", " \n"]),
+    st.sampled_from(["", "  \n\n", "\n\n\n", " \n", " " * 28 + "\n"]),
     st.lists(st.lists(st.sampled_from(_LINES), min_size=1, max_size=14).map("\n".join), min_size=1, max_size=4).map(
         "\n\n".join
     ),
@@ -220,6 +220,12 @@ _hard_wrapped_with_a_table = st.tuples(
 # white space alone before the paragraph cut: the packer looks from past it, where the
 # newline is in its window's first half, and ends the chunk at the inferred line start
 @example("   \n\n\n了。所見：異常なし\nan end. Note: more\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", 30, False)
+# a line of spaces before the newline: a chunk of white space alone, which the packer extends
+@example(
+    " " * 28 + "\nword word word\n了。所見：異常なし\nan end. Note: more\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+    34,
+    False,
+)
 def test_the_compiled_line_end_is_the_packers(text, size, balance):
     table = (text.index("\n| a |") + 1, len(text))
     got, want = _both(text, size, atoms=[table], balance=balance)

@@ -4332,6 +4332,15 @@ static Py_ssize_t pack_balanced(Pack *p, Py_ssize_t s, Py_ssize_t e, int avoid) 
     return e;
 }
 
+/* text[s:e] is white space alone (find_ink finds nothing there): a chunk the packer looks
+   past */
+static int white_alone(PyObject *text, Py_ssize_t s, Py_ssize_t e) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    while (s < e && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, s))) s++;
+    return s >= e;
+}
+
 /* compiled_packing._line_end: where the line level decides the end plainly (the line is the
    second end level, no balancing, no paragraph cut, atom or heading near the window), the
    farthest newline of the window that is no soft wrap, when it lies in the window's second
@@ -4356,14 +4365,7 @@ static Py_ssize_t pack_line_end(Pack *p, PyObject *text, Py_ssize_t s, PyObject 
     Py_ssize_t got = hard_lf_at(text, s, hi, s + (hi - s) / 2, paras, soft_wraps, PyTuple_GET_ITEM(lines, 1),
                                 PyTuple_GET_ITEM(lines, 2));
     if (got <= 0) return got == -2 ? -2 : -1;
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    if (Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, s))) { /* white space alone: the packer looks past it */
-        Py_ssize_t c = s;
-        while (c < got && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, c))) c++;
-        if (c >= got) return -1;
-    }
-    return got;
+    return white_alone(text, s, got) ? -1 : got; /* white space alone: the packer looks past it */
 }
 
 /* Packer.find_end(s, s) where its paragraph search decides; -1 where the packer must look */
@@ -4377,14 +4379,7 @@ static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
         if (level) return -1; /* balanced over line cuts: the packer's */
         e = pack_balanced(p, s, e, avoid);
     }
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    if (Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, s))) { /* white space alone: the packer looks past it */
-        Py_ssize_t c = s;
-        while (c < e && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, c))) c++;
-        if (c >= e) return -1;
-    }
-    return e;
+    return white_alone(text, s, e) ? -1 : e; /* white space alone: the packer looks past it */
 }
 
 /* a list of ints as an array (PyMem_Free it); NULL with an error set */
