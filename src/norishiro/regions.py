@@ -84,10 +84,10 @@ class Regions:
         self.sections = structure.sections(text)
         self.atoms = atoms = structure.atoms(text)
         self.starts = [x.start for x in self.sections]
-        self.tables = [x for x in atoms if x.kind == "table" and x.header] if atoms else []
-        self.t_starts = [x.body_start for x in self.tables] if self.tables else []
-        self.t_ends = [x.end for x in self.tables] if self.tables else []
-        self.atom_starts = [x.start for x in atoms] if atoms else []  # sorted and disjoint
+        self.tables = [x for x in atoms if x.kind == "table" and x.header]
+        self.t_starts = [x.body_start for x in self.tables]
+        self.t_ends = [x.end for x in self.tables]
+        self.atom_starts = [x.start for x in atoms]  # sorted and disjoint
         ends = getattr(structure, "paragraph_ends", None)  # a structure may not have them
         self.paragraphs = ends(text) if ends is not None else None
         self._room: dict[tuple[str, str], bool] = {}

@@ -1850,15 +1850,6 @@ static PyObject *overlap_start(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyLong_FromSsize_t(x >= 0 ? x : 0);
 }
 
-/* hard_lf_cut(text, lo, hi, floor, paras, soft_wraps, is_soft, widths) -> the cut of
-   boundaries.Boundaries._last_hard_lf_cut(lo, hi) for a text whose only break is "\n" (the
-   farthest cut in (lo, hi] after a run of newlines, as newlines.last_lf_cut finds them
-   backwards, that is no soft wrap) when it lies at floor or beyond; 0 when there is none
-   there; -1 where Python must look (a character after a cut that may extend a grapheme,
-   which moves the cut). paras: the paragraph cuts; soft_wraps: whether newlines inside a
-   paragraph may be soft wraps; is_soft, widths: as for overlap_start. The search of a
-   packer's window end: most newlines of a hard-wrapped paragraph are soft, and each is
-   decided here instead of through the Python layers of the soft-wrap decision. */
 /* hard_lf_cut's search, for a caller in C: the cut, 0, -1 (Python must look) or -2 with an
    error set */
 static Py_ssize_t hard_lf_at(PyObject *text, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t floor, PyObject *paras,
@@ -1908,6 +1899,15 @@ static Py_ssize_t hard_lf_at(PyObject *text, Py_ssize_t lo, Py_ssize_t hi, Py_ss
     return 0;
 }
 
+/* hard_lf_cut(text, lo, hi, floor, paras, soft_wraps, is_soft, widths) -> the cut of
+   boundaries.Boundaries._last_hard_lf_cut(lo, hi) for a text whose only break is "\n" (the
+   farthest cut in (lo, hi] after a run of newlines, as newlines.last_lf_cut finds them
+   backwards, that is no soft wrap) when it lies at floor or beyond; 0 when there is none
+   there; -1 where Python must look (a character after a cut that may extend a grapheme,
+   which moves the cut). paras: the paragraph cuts; soft_wraps: whether newlines inside a
+   paragraph may be soft wraps; is_soft, widths: as for overlap_start. The search of a
+   packer's window end: most newlines of a hard-wrapped paragraph are soft, and each is
+   decided here instead of through the Python layers of the soft-wrap decision. */
 static PyObject *hard_lf_cut(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyList_Check(args[4]) || !PyCallable_Check(args[6]) ||
         !PyDict_Check(args[7])) {
