@@ -216,6 +216,29 @@ def test_the_contract_check_sees_a_violation(tmp_path):
         fake.unlink()
 
 
+_LOADED = """
+import sys
+from norishiro.cli import main
+try:
+    main(sys.argv[1:], standalone_mode=False)
+finally:
+    print("numpy" in sys.modules, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("extra, loaded", [((), False), (("--tokenizer", "o200k_base"), True)])
+def test_numpy_is_loaded_only_by_what_needs_it(tmp_path, extra, loaded):
+    """Numpy's import is a third of a character-mode start-up (and it starts a BLAS thread):
+    the CLI and the character path leave it alone; a token index loads it."""
+    doc = tmp_path / "a.txt"
+    doc.write_text("今日は晴れ。明日は雨です。\n", encoding="utf-8")
+    got = subprocess.run(
+        [sys.executable, "-c", _LOADED, "chunk", str(doc), "-q", *extra], capture_output=True, text=True, timeout=120
+    )
+    assert got.returncode == 0, got.stderr
+    assert got.stderr.strip().splitlines()[-1] == str(loaded)
+
+
 def test_no_module_is_much_over_400_lines():
     long = [
         (str(p.relative_to(SRC)), n)

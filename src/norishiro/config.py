@@ -25,11 +25,14 @@ __all__ = [
     "UNITS",
     "DEFAULT_MODEL",
     "DEFAULT_OLLAMA_URL",
+    "DEFAULT_KEY_ENV",
     "DEFAULT_TOKENIZER",
 ]
 
 DEFAULT_MODEL = "embeddinggemma"
 DEFAULT_OLLAMA_URL = "http://localhost:11434"
+# the environment variable an OpenAI-compatible server's key is read from (never a flag's value)
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_TOKENIZER = "o200k_base"
 BREAKPOINT_METHODS = ("percentile", "stdev", "interquartile", "gradient", "threshold")
 # unit names accepted, and the unit each means

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..config import BREAKPOINT_METHODS as METHODS
 from ..core.boundaries import Boundaries, Level
 from ..core.packer import Packer
 from .base import Region, Span
+
+if TYPE_CHECKING:  # numpy is imported where a chunker embeds: importing norishiro does not load it
+    import numpy as np
 
 DEFAULT_PARAM = {"percentile": 90.0, "stdev": 1.5, "interquartile": 1.5, "gradient": 90.0, "threshold": 0.6}
 
@@ -44,6 +46,8 @@ def breakpoints(
     distance gradient, or an absolute similarity threshold."""
     if method not in METHODS:
         raise ValueError(f"unknown breakpoint method {method!r}; choose one of {', '.join(METHODS)}")
+    import numpy as np
+
     p = DEFAULT_PARAM[method] if param is None else float(param)
     s = np.asarray(sims, dtype=np.float64)
     if s.size == 0:
@@ -236,4 +240,6 @@ def _merge_small(spans: list[tuple[int, int]], sents, sims, floor: int, packer: 
 def _embed(embedder, texts: list[str], cache) -> np.ndarray:
     if cache is not None:
         return cache.embed(embedder, texts)
+    import numpy as np
+
     return np.asarray(embedder.embed_documents(texts), dtype=np.float32)

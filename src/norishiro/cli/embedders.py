@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..embed.openai import DEFAULT_KEY_ENV
+from ..config import DEFAULT_KEY_ENV
 from ..errors import NorishiroError
 from .common import usage_error
 

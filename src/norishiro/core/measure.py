@@ -16,14 +16,15 @@ import os
 from array import array
 from collections.abc import Callable
 from functools import cache
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from ..config import DEFAULT_TOKENIZER, UNITS
 from ..errors import OptionError
 from . import compiled
 from .token_index import TiktokenMeasure, TokenIndexMeasure
+
+if TYPE_CHECKING:  # numpy is imported where a token index is made: character mode never loads it
+    import numpy as np
 
 __all__ = [
     "Measure",
@@ -172,6 +173,8 @@ class TiktokenSizer:
         if compiled.active() and type(tokens) is list:
             char_ends.frombytes(compiled.native.token_ends(tokens, _token_char_starts_bytes(self.name)))
         else:
+            import numpy as np
+
             ids = np.asarray(tokens, dtype=np.int64)
             char_ends.frombytes(np.cumsum(_token_char_starts(self.name)[ids], dtype=np.int64).tobytes())
         return TiktokenMeasure(text, char_ends, self.count)
@@ -188,6 +191,8 @@ def _token_char_starts(encoding_name: str) -> np.ndarray:
 @cache
 def _token_char_starts_bytes(encoding_name: str) -> bytes:
     """``_token_char_starts``, a byte per token id, for the compiled running sum."""
+    import numpy as np
+
     starts = _token_char_starts(encoding_name)
     if len(starts) and starts.max() > 255:  # pragma: no cover - no such encoding
         raise ValueError(f"{encoding_name}: a token holds more than 255 characters")

@@ -10,11 +10,12 @@ evaluation command use the same interface.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import OptionError
+
+if TYPE_CHECKING:  # the embedders import numpy; the protocol alone (imported by the CLI) does not
+    import numpy as np
 
 __all__ = ["Embedder", "get_embedder", "EMBEDDERS"]
 

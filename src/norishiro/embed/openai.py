@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..config import DEFAULT_KEY_ENV
 from .http import (
     AccessDenied,
     EmbedServerError,
@@ -35,7 +36,6 @@ from .http import (
 
 __all__ = ["OpenAIClient", "OpenAIEmbedder", "DEFAULT_KEY_ENV"]
 
-DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 _TOO_LONG = re.compile(r"context length|too long|too large|must have less than|maximum.*tokens|exceeds", re.I)
 
 
