@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from norishiro import iter_chunks
 from norishiro.chunkers import CHUNKERS
-from norishiro.core import compiled, packer
+from norishiro.core import compiled, compiled_packing, packer
 from norishiro.core.measure import CharMeasure
 from norishiro.core.packer import Packer
 from test_properties import texts
@@ -240,6 +240,59 @@ def test_a_hard_newline_in_the_windows_first_half_leaves_the_end_to_the_packer()
     got, want = _both(text, 47, atoms=[(text.index("| a |"), len(text))])
     assert got == want
     assert got[0][1] == 38  # 了。|所見：
+
+
+# in the last four budgets (a section of a Markdown page, a hard-wrapped paragraph's tail),
+# chunks that end at the line level are balanced over the line cuts: runs of newlines with
+# white space between (no-break and em spaces too), sentence ends where a line may begin
+_SENTENCES = [
+    "了。所見：異常なし",
+    "an end. Note: more",
+    "The line ends here.",
+    "Summary: fine.",
+    "word word",
+    "x。",
+    "| a |",
+]
+_RUNS = [" ", " ", "\n", "\n", "\n\u00a0\n", "\n\u2003\n\n", "\n \n"]
+_lines_with_runs = st.lists(
+    st.tuples(st.sampled_from(_SENTENCES), st.sampled_from(_RUNS)), min_size=2, max_size=25
+).map(lambda xs: "".join(a + b for a, b in xs))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_lines_with_runs, st.integers(8, 200), st.none() | st.tuples(st.integers(0, 10**6), st.integers(2, 40)))
+# the window's farthest newline ends no run (a no-break space and a newline follow it): the
+# packer's list of the balanced window's line cuts is then not the newlines' alone
+@example(
+    "| a | b | an end. Note: more 了。\n\u2003\n\n| a | b | an end. Note: more\n\xa0\n了。\nPlan: rest.\n \n"
+    "Plan: rest.\nan end. Note: more\nSummary: fine.\n\xa0\n",
+    65,
+    (14, 28),
+)
+def test_the_last_budgets_share_line_ends_as_the_packers_do(text, size, atom):
+    atoms = [] if atom is None else [(atom[0] % len(text), min(len(text), atom[0] % len(text) + atom[1]))]
+    got, want = _both(text, size, atoms=atoms, balance=True)
+    assert got == want
+
+
+def _no_search(p, s):
+    raise AssertionError(f"the packer's search was asked at {s}")
+
+
+def test_a_long_sections_lines_are_shared_in_c():
+    """A list longer than the budget with a table after it, no paragraph cut in the first
+    window, all of it in the last four budgets: the first chunk ends at the first line end
+    past an even share (174), not at the farthest that fits (232), without the packer's
+    search."""
+    text = "".join(f"- item number {i:02d} of the list\n" for i in range(10)) + "\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    table = (text.index("| a |"), len(text))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(compiled_packing, "_next_end", _no_search)
+        levels = CHUNKERS["recursive"].end_levels
+        got = list(Packer(text, CharMeasure(text), 250, end_levels=levels, atoms=[table], balance=True).spans())
+    assert got == _both(text, 250, atoms=[table], balance=True)[1]
+    assert got[0][1] == 174
 
 
 def test_para_spans_says_what_its_lines_must_be():

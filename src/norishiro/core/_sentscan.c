@@ -4245,9 +4245,10 @@ fail:
    farthest usable paragraph cut within reach, balanced over the last four budgets) or its
    line level's first look does (the start of the atom the window ends in, on a line of its
    own; line_next: the line is the second end level) or, with lines (a text whose only break
-   is "\n"), its farthest hard newline where compiled_packing._line_end finds it, and
-   step(start) -> end, the packer's own search, gives it where another level must look, no
-   end can be found, or the chunk would be white space alone. */
+   is "\n"), its farthest hard newline where compiled_packing._line_end finds it, or in the
+   last four budgets where that newline (or the atom's start) is balanced over the line cuts
+   (pack_line_balanced), and step(start) -> end, the packer's own search, gives it where
+   another level must look, no end can be found, or the chunk would be white space alone. */
 
 typedef struct {
     Py_ssize_t n, size, base_len, balance_from;
@@ -4368,17 +4369,107 @@ static Py_ssize_t pack_line_end(Pack *p, PyObject *text, Py_ssize_t s, PyObject 
     return white_alone(text, s, got) ? -1 : got; /* white space alone: the packer looks past it */
 }
 
-/* Packer.find_end(s, s) where its paragraph search decides; -1 where the packer must look */
-static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
+/* The end of the run of newlines whose first "\n" is at j, as boundaries' _LINE_LF reads a
+   run in a text whose only break is "\n": the "\n", then white space and a "\n", as often
+   as they come. */
+static Py_ssize_t lf_run_end(const State *st, Py_ssize_t j) {
+    Py_ssize_t k = j + 1, n = st->n;
+    for (;;) {
+        Py_ssize_t m = k;
+        while (m < n && AT(m) != '\n' && Py_UNICODE_ISSPACE(AT(m))) m++;
+        if (m >= n || AT(m) != '\n') return k;
+        k = m + 1;
+    }
+}
+
+/* The soft-wrap decision (soft_at) for the newline before q, the paragraph holding it
+   looked up in the packer's paragraph cuts when it is not the last one's: 1 soft, 0 hard,
+   -1 with an error set */
+static int pack_soft(Pack *p, PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *pstart, Py_ssize_t *pend,
+                     int *fenced, PyObject *is_soft, PyObject *widths) {
+    if (q > *pend || q <= *pstart) {
+        Py_ssize_t a = after_all(p->para, p->np, q - 1);
+        *pstart = a ? p->para[a - 1] : 0, *pend = a < p->np ? p->para[a] : p->n;
+        *fenced = -1;
+        if (*pstart < 0 || *pend > p->n || *pstart > q - 1 || *pend < q) {
+            PyErr_SetString(PyExc_ValueError, "para_spans: paras must be the text's paragraph cuts, in order");
+            return -1;
+        }
+    }
+    return soft_at(text, st, q, *pstart, *pend, fenced, widths, is_soft);
+}
+
+/* Packer._balanced for an end e at the line level of a "\n"-only text: the first cut of
+   (t - 1, e] that _line_window(t - 1, e, packing) lists (the end of a run of newlines, no
+   soft wrap) and that is usable, t the even share's end. With e itself such a cut (checked
+   here) the list is the newlines' alone. -1 where the packer must look (e is not one, a cut
+   that may move onto a grapheme's end), -2 with an error set. */
+static Py_ssize_t pack_line_share(Pack *p, PyObject *text, Py_ssize_t s, Py_ssize_t e, int soft_wraps,
+                                  PyObject *is_soft, PyObject *widths) {
+    Py_ssize_t share = even_share(pack_plen(p, s) + p->n - s, p->size);
+    if (p->failed) return -2;
+    Py_ssize_t t = s + share < p->n ? s + share : p->n;
+    if (!share || t >= e || e >= p->n) return e;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    /* a run before t whose cut is moved past t - 1 passes over the character at t - 1 */
+    if (AT(e - 1) != '\n' || lf_run_end(st, e - 1) != e || !surely_no_extend(AT(t - 1))) return -1;
+    Py_ssize_t pstart = -1, pend = -1;
+    int fenced = -1, soft = soft_wraps ? pack_soft(p, text, st, e, &pstart, &pend, &fenced, is_soft, widths) : 0;
+    if (soft) return soft < 0 ? -2 : -1; /* e is a soft wrap: the window's line cuts are found otherwise */
+    if (!pack_usable(p, e, 0)) return -1;
+    for (Py_ssize_t j = t - 1;;) {
+        j = PyUnicode_FindChar(text, '\n', j, e, 1);
+        if (j < 0) return j == -2 ? -2 : -1;
+        Py_ssize_t q = lf_run_end(st, j); /* e's run at the latest: q <= e */
+        if (q >= e) return e;
+        if (!surely_no_extend(AT(q))) return -1;
+        soft = soft_wraps ? pack_soft(p, text, st, q, &pstart, &pend, &fenced, is_soft, widths) : 0;
+        if (soft < 0) return -2;
+        if (!soft && pack_usable(p, q, 0)) return q;
+        j = q;
+    }
+}
+
+/* Packer.find_end(s, s) in the last four budgets where the paragraph level has no end (or
+   the line level's first look ends it at an atom's start, e): the line level's farthest
+   newline that is no soft wrap, in the window's second half, when it is usable, balanced by
+   pack_line_share. -1 where the packer must look, -2 with an error set. lines: as for
+   pack_line_end. */
+static Py_ssize_t pack_line_balanced(Pack *p, PyObject *text, Py_ssize_t s, Py_ssize_t e, PyObject *paras,
+                                     PyObject *lines) {
+    if (!p->line_next) return -1;
+    int soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(lines, 0));
+    if (soft_wraps < 0) return -2;
+    PyObject *is_soft = PyTuple_GET_ITEM(lines, 1), *widths = PyTuple_GET_ITEM(lines, 2);
+    if (e < 0) {
+        Py_ssize_t hi = pack_reach(p, s, p->size);
+        if (p->failed) return -2;
+        if (hi >= p->n) return -1;
+        if (p->na && pack_blocked(p, hi)) hi = p->as[after_all(p->as, p->na, hi - 1) - 1];
+        if (hi <= s) return -1;
+        e = hard_lf_at(text, s, hi, s + (hi - s) / 2, paras, soft_wraps, is_soft, widths);
+        if (e <= 0 || !pack_usable(p, e, 0)) return e == -2 ? -2 : -1; /* inside an atom: the packer looks on */
+    }
+    Py_ssize_t got = pack_line_share(p, text, s, e, soft_wraps, is_soft, widths);
+    if (got < 0) return got;
+    return white_alone(text, s, got) ? -1 : got; /* white space alone: the packer looks past it */
+}
+
+/* Packer.find_end(s, s) where its paragraph search decides, or with lines (a "\n"-only
+   text) its line level as pack_line_end and pack_line_balanced read it; -1 where the packer
+   must look, -2 with an error set */
+static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s, PyObject *paras, PyObject *lines) {
     Py_ssize_t i = after_all(p->hb, p->nh, s);
     int avoid = i < p->nh && p->hs[i] < pack_reach(p, s, p->size);
     int level;
     Py_ssize_t e = pack_para_end(p, text, s, avoid, &level);
-    if (e < 0) return -1;
-    if (s >= p->balance_from) {
-        if (level) return -1; /* balanced over line cuts: the packer's */
-        e = pack_balanced(p, s, e, avoid);
+    int balanced = s >= p->balance_from;
+    if (e < 0 || (level && balanced)) { /* the line level's (balanced over line cuts) */
+        if (lines == Py_None || avoid) return -1;
+        return balanced ? pack_line_balanced(p, text, s, e, paras, lines) : pack_line_end(p, text, s, paras, lines);
     }
+    if (balanced) e = pack_balanced(p, s, e, avoid);
     return white_alone(text, s, e) ? -1 : e; /* white space alone: the packer looks past it */
 }
 
@@ -4442,12 +4533,8 @@ static PyObject *para_spans(PyObject *self, PyObject *args) {
     /* searched as Python's bisect searches: the same answers, sorted or not */
     Py_ssize_t s = 0, e = 0;
     while (e < p.n) {
-        Py_ssize_t next = pack_find_end(&p, text, e);
-        if (p.failed) goto fail;
-        if (next < 0 && lines != Py_None) { /* a hard-wrapped paragraph's line end, or a table row's */
-            next = pack_line_end(&p, text, e, lists[0], lines);
-            if (next == -2) goto fail;
-        }
+        Py_ssize_t next = pack_find_end(&p, text, e, lists[0], lines);
+        if (p.failed || next == -2) goto fail;
         if (next < 0) { /* the packer's search */
             PyObject *got = PyObject_CallFunction(step, "n", e);
             if (!got) goto fail;
