@@ -4,8 +4,8 @@ text's quicker path cannot serve): ``_sentscan.para_spans`` finds every chunk en
 the region's end or a paragraph cut (and, in a "\n"-only text, the farthest hard newline
 where ``_line_end`` finds it: a hard-wrapped paragraph's; in the last four budgets, the
 first hard newline past an even share, as ``Packer._balanced`` finds it over the line
-cuts), and asks the packer's own search for the others (a table's rows, a long paragraph). The packer's search alone is the
-reference (tests compare).
+cuts), and asks the packer's own search for the others (a table's rows, a long
+paragraph). The packer's search alone is the reference (tests compare).
 """
 
 from __future__ import annotations
