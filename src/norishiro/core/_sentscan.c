@@ -4256,6 +4256,10 @@ typedef struct {
     Py_ssize_t *para, np, *as, *ae, na, *hs, *hb, nh, *vs, *ve, nv;
     PyObject *plen; /* the packer's plen, asked where the prefix holds a table's header */
     Py_ssize_t asked, answer; /* its last answer (a chunk's start is asked four times) */
+    /* with lines (a "\n"-only text): its soft-wrap reading, read once, and the paragraph
+       cuts as given (hard_lf_at reads the list) */
+    int lines, soft_wraps;
+    PyObject *is_soft, *widths, *paras;
 } Pack;
 
 static Py_ssize_t pack_plen(Pack *p, Py_ssize_t s) { /* Packer.plen; an error sets failed */
@@ -4346,9 +4350,8 @@ static int white_alone(PyObject *text, Py_ssize_t s, Py_ssize_t e) {
    second end level, no balancing, no paragraph cut, atom or heading near the window), the
    farthest newline of the window that is no soft wrap, when it lies in the window's second
    half and leaves the chunk more than white space; -1 where the packer must look, -2 with an
-   error set. lines: (soft_wraps, is_soft, widths) of the region's boundaries, for a text
-   whose only line break is "\n". */
-static Py_ssize_t pack_line_end(Pack *p, PyObject *text, Py_ssize_t s, PyObject *paras, PyObject *lines) {
+   error set. For a text whose only line break is "\n" (p->lines). */
+static Py_ssize_t pack_line_end(Pack *p, PyObject *text, Py_ssize_t s) {
     if (!p->line_next || s >= p->balance_from) return -1;
     Py_ssize_t hi = pack_reach(p, s, p->size);
     if (p->failed) return -2;
@@ -4361,10 +4364,7 @@ static Py_ssize_t pack_line_end(Pack *p, PyObject *text, Py_ssize_t s, PyObject 
     if (i < p->nh && p->hs[i] < hi) return -1; /* a heading the search would avoid */
     Py_ssize_t j = after_all(p->para, p->np, hi);
     if (j && p->para[j - 1] > s) return -1; /* a paragraph cut the paragraph level left */
-    int soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(lines, 0));
-    if (soft_wraps < 0) return -2;
-    Py_ssize_t got = hard_lf_at(text, s, hi, s + (hi - s) / 2, paras, soft_wraps, PyTuple_GET_ITEM(lines, 1),
-                                PyTuple_GET_ITEM(lines, 2));
+    Py_ssize_t got = hard_lf_at(text, s, hi, s + (hi - s) / 2, p->paras, p->soft_wraps, p->is_soft, p->widths);
     if (got <= 0) return got == -2 ? -2 : -1;
     return white_alone(text, s, got) ? -1 : got; /* white space alone: the packer looks past it */
 }
@@ -4386,7 +4386,7 @@ static Py_ssize_t lf_run_end(const State *st, Py_ssize_t j) {
    looked up in the packer's paragraph cuts when it is not the last one's: 1 soft, 0 hard,
    -1 with an error set */
 static int pack_soft(Pack *p, PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *pstart, Py_ssize_t *pend,
-                     int *fenced, PyObject *is_soft, PyObject *widths) {
+                     int *fenced) {
     if (q > *pend || q <= *pstart) {
         Py_ssize_t a = after_all(p->para, p->np, q - 1);
         *pstart = a ? p->para[a - 1] : 0, *pend = a < p->np ? p->para[a] : p->n;
@@ -4396,7 +4396,7 @@ static int pack_soft(Pack *p, PyObject *text, State *st, Py_ssize_t q, Py_ssize_
             return -1;
         }
     }
-    return soft_at(text, st, q, *pstart, *pend, fenced, widths, is_soft);
+    return soft_at(text, st, q, *pstart, *pend, fenced, p->widths, p->is_soft);
 }
 
 /* Packer._balanced for an end e at the line level of a "\n"-only text: the first cut of
@@ -4404,8 +4404,7 @@ static int pack_soft(Pack *p, PyObject *text, State *st, Py_ssize_t q, Py_ssize_
    soft wrap) and that is usable, t the even share's end. With e itself such a cut (checked
    here) the list is the newlines' alone. -1 where the packer must look (e is not one, a cut
    that may move onto a grapheme's end), -2 with an error set. */
-static Py_ssize_t pack_line_share(Pack *p, PyObject *text, Py_ssize_t s, Py_ssize_t e, int soft_wraps,
-                                  PyObject *is_soft, PyObject *widths) {
+static Py_ssize_t pack_line_share(Pack *p, PyObject *text, Py_ssize_t s, Py_ssize_t e) {
     Py_ssize_t share = even_share(pack_plen(p, s) + p->n - s, p->size);
     if (p->failed) return -2;
     Py_ssize_t t = s + share < p->n ? s + share : p->n;
@@ -4415,7 +4414,7 @@ static Py_ssize_t pack_line_share(Pack *p, PyObject *text, Py_ssize_t s, Py_ssiz
     /* a run before t whose cut is moved past t - 1 passes over the character at t - 1 */
     if (AT(e - 1) != '\n' || lf_run_end(st, e - 1) != e || !surely_no_extend(AT(t - 1))) return -1;
     Py_ssize_t pstart = -1, pend = -1;
-    int fenced = -1, soft = soft_wraps ? pack_soft(p, text, st, e, &pstart, &pend, &fenced, is_soft, widths) : 0;
+    int fenced = -1, soft = p->soft_wraps ? pack_soft(p, text, st, e, &pstart, &pend, &fenced) : 0;
     if (soft) return soft < 0 ? -2 : -1; /* e is a soft wrap: the window's line cuts are found otherwise */
     if (!pack_usable(p, e, 0)) return -1;
     for (Py_ssize_t j = t - 1;;) {
@@ -4424,7 +4423,7 @@ static Py_ssize_t pack_line_share(Pack *p, PyObject *text, Py_ssize_t s, Py_ssiz
         Py_ssize_t q = lf_run_end(st, j); /* e's run at the latest: q <= e */
         if (q >= e) return e;
         if (!surely_no_extend(AT(q))) return -1;
-        soft = soft_wraps ? pack_soft(p, text, st, q, &pstart, &pend, &fenced, is_soft, widths) : 0;
+        soft = p->soft_wraps ? pack_soft(p, text, st, q, &pstart, &pend, &fenced) : 0;
         if (soft < 0) return -2;
         if (!soft && pack_usable(p, q, 0)) return q;
         j = q;
@@ -4434,40 +4433,36 @@ static Py_ssize_t pack_line_share(Pack *p, PyObject *text, Py_ssize_t s, Py_ssiz
 /* Packer.find_end(s, s) in the last four budgets where the paragraph level has no end (or
    the line level's first look ends it at an atom's start, e): the line level's farthest
    newline that is no soft wrap, in the window's second half, when it is usable, balanced by
-   pack_line_share. -1 where the packer must look, -2 with an error set. lines: as for
-   pack_line_end. */
-static Py_ssize_t pack_line_balanced(Pack *p, PyObject *text, Py_ssize_t s, Py_ssize_t e, PyObject *paras,
-                                     PyObject *lines) {
+   pack_line_share. -1 where the packer must look, -2 with an error set. For a text whose
+   only line break is "\n" (p->lines). */
+static Py_ssize_t pack_line_balanced(Pack *p, PyObject *text, Py_ssize_t s, Py_ssize_t e) {
     if (!p->line_next) return -1;
-    int soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(lines, 0));
-    if (soft_wraps < 0) return -2;
-    PyObject *is_soft = PyTuple_GET_ITEM(lines, 1), *widths = PyTuple_GET_ITEM(lines, 2);
     if (e < 0) {
         Py_ssize_t hi = pack_reach(p, s, p->size);
         if (p->failed) return -2;
         if (hi >= p->n) return -1;
         if (p->na && pack_blocked(p, hi)) hi = p->as[after_all(p->as, p->na, hi - 1) - 1];
         if (hi <= s) return -1;
-        e = hard_lf_at(text, s, hi, s + (hi - s) / 2, paras, soft_wraps, is_soft, widths);
+        e = hard_lf_at(text, s, hi, s + (hi - s) / 2, p->paras, p->soft_wraps, p->is_soft, p->widths);
         if (e <= 0 || !pack_usable(p, e, 0)) return e == -2 ? -2 : -1; /* inside an atom: the packer looks on */
     }
-    Py_ssize_t got = pack_line_share(p, text, s, e, soft_wraps, is_soft, widths);
+    Py_ssize_t got = pack_line_share(p, text, s, e);
     if (got < 0) return got;
     return white_alone(text, s, got) ? -1 : got; /* white space alone: the packer looks past it */
 }
 
-/* Packer.find_end(s, s) where its paragraph search decides, or with lines (a "\n"-only
+/* Packer.find_end(s, s) where its paragraph search decides, or with p->lines (a "\n"-only
    text) its line level as pack_line_end and pack_line_balanced read it; -1 where the packer
    must look, -2 with an error set */
-static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s, PyObject *paras, PyObject *lines) {
+static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
     Py_ssize_t i = after_all(p->hb, p->nh, s);
     int avoid = i < p->nh && p->hs[i] < pack_reach(p, s, p->size);
     int level;
     Py_ssize_t e = pack_para_end(p, text, s, avoid, &level);
     int balanced = s >= p->balance_from;
     if (e < 0 || (level && balanced)) { /* the line level's (balanced over line cuts) */
-        if (lines == Py_None || avoid) return -1;
-        return balanced ? pack_line_balanced(p, text, s, e, paras, lines) : pack_line_end(p, text, s, paras, lines);
+        if (!p->lines || avoid) return -1;
+        return balanced ? pack_line_balanced(p, text, s, e) : pack_line_end(p, text, s);
     }
     if (balanced) e = pack_balanced(p, s, e, avoid);
     return white_alone(text, s, e) ? -1 : e; /* white space alone: the packer looks past it */
@@ -4510,6 +4505,11 @@ static PyObject *para_spans(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "para_spans: lines must be None or (soft_wraps, is_soft, widths: dict)");
         return NULL;
     }
+    if (lines != Py_None) { /* read once: every line-level end asks it */
+        p.lines = 1, p.paras = lists[0];
+        p.is_soft = PyTuple_GET_ITEM(lines, 1), p.widths = PyTuple_GET_ITEM(lines, 2);
+        if ((p.soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(lines, 0))) < 0) return NULL;
+    }
     Py_ssize_t **arrays[7] = {&p.para, &p.as, &p.ae, &p.hs, &p.hb, &p.vs, &p.ve};
     Py_ssize_t got_len[7] = {0};
     PyObject *spans = NULL;
@@ -4533,7 +4533,7 @@ static PyObject *para_spans(PyObject *self, PyObject *args) {
     /* searched as Python's bisect searches: the same answers, sorted or not */
     Py_ssize_t s = 0, e = 0;
     while (e < p.n) {
-        Py_ssize_t next = pack_find_end(&p, text, e, lists[0], lines);
+        Py_ssize_t next = pack_find_end(&p, text, e);
         if (p.failed || next == -2) goto fail;
         if (next < 0) { /* the packer's search */
             PyObject *got = PyObject_CallFunction(step, "n", e);

@@ -325,9 +325,9 @@ class Boundaries(FirstStarts):
 
     def soft_wrap_reading(self) -> tuple[bool, Callable[[int], bool], dict] | None:
         """What a compiled soft-wrap decision reads: ``(soft_wraps, is_soft, widths)``; None uncompiled."""
-        if compiled.active() and not self._ascii:
+        if (active := compiled.active()) and not self._ascii:
             columns_compiled()  # the display columns the compiled width test counts
-        return (self._soft_wraps, self.is_soft, self._widths) if compiled.active() else None
+        return (self._soft_wraps, self.is_soft, self._widths) if active else None
 
     def _last_hard_lf_cut(self, lo: int, hi: int) -> list[int]:
         """The farthest newline cut in ``(lo, hi]`` that is no soft wrap ("\n"-only texts)."""
