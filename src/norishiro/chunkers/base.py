@@ -125,7 +125,7 @@ class PackingChunker:
         if region.prefix is None and measure.exact_index:  # characters: the common case, asked first
             n = len(text)
             if n <= region.size and n and PARAGRAPH in self.end_levels:  # one_chunk's answer
-                return iter([(0, n, n)])
+                return [(0, n, n)]
             if self._plain[region.overlap > 0] and not (self.keeps_structure and (region.atoms or region.heads)):
                 make = partial(self._packer, region)
                 return plain_spans(
@@ -142,7 +142,7 @@ class PackingChunker:
         else:
             whole = self.one_chunk(text, measure, region.size, region.prefix(0) if region.prefix else "")
             if whole is not None:
-                return iter([(0, len(text), whole)])
+                return [(0, len(text), whole)]
         return self._packer(region).spans()
 
     def _packer(self, region: Region, boundaries: Boundaries | None = None) -> Packer:
