@@ -12,10 +12,12 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from . import compiled
+from .lazy import by_identity
 
 __all__ = ["TextLines", "line_matches"]
 
 
+@by_identity
 @lru_cache(maxsize=8)
 def _label_initials(labels: tuple[str, ...]) -> str:
     """The labels' initials in lower case: the compiled line filter skips a line whose first

@@ -20,6 +20,7 @@ from . import compiled
 from .atoms import Atom, find_atoms
 from .heading_lines import Heading, HeadingReader
 from .labels import DEFAULT_LABELS, SOAP_NAMES
+from .lazy import by_identity
 from .line_scan import TextLines
 
 __all__ = [
@@ -118,6 +119,20 @@ def _emit(node: dict) -> str:
     return f"(?:{body})" + ("?" if optional else "")
 
 
+@by_identity
+def _patterns(labels: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern, re.Pattern, tuple[str, ...] | None]:
+    """``_candidates``' two patterns, ``_label_re`` and ``_field_labels`` of these labels,
+    kept for the tuple that every text of a run passes (``LabelledText``'s)."""
+    return (*_candidates(labels), _label_re(labels), _field_labels(labels))
+
+
+@lru_cache(maxsize=32)
+def _with_defaults(extra: tuple[str, ...]) -> tuple[str, ...]:
+    """``DEFAULT_LABELS`` and ``extra``, one tuple per ``extra``: the same object for every
+    text chunked with these labels (``_patterns`` and ``TextLines`` know it by identity)."""
+    return tuple(DEFAULT_LABELS) + extra
+
+
 def find_sections(
     text: str,
     labels: Sequence[str] = DEFAULT_LABELS,
@@ -138,18 +153,18 @@ def find_sections(
     ``attach``: a section that is its heading alone joins the next (``attach_bare_headings``).
     """
     allowed = None if outline is None else set(outline)
-    key = tuple(labels)
-    quick, cand = _candidates(key)
+    key = labels if type(labels) is tuple else tuple(labels)
+    quick, cand, label_re, field_labels = _patterns(key)
     if lines is None:
         lines = TextLines(text, key)
     heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(lines.nl_text)]
-    reader = HeadingReader(text, lines, cand, _label_re(key), markdown, allowed, heads)
+    reader = HeadingReader(text, lines, cand, label_re, markdown, allowed, heads)
     known = markdown and allowed is None  # with an outline or Markdown off, a # line is read by the reader
     if lines.headings is not None and compiled.active():  # fences and what they hold: skipped here
         heads = compiled.native.unfenced(text, heads)
         # the compiled reading of a # heading or a bracketed or marked label (which needs
         # no line around it), the reader's of the others, put together as below
-        return compiled.native.sections_of(text, heads, known, reader.read, _field_labels(key), attach)
+        return compiled.native.sections_of(text, heads, known, reader.read, field_labels, attach)
     found = _sections(len(text), _heading_starts(heads, reader.read))
     return attach_bare_headings(found) if attach else found
 
@@ -259,7 +274,7 @@ class LabelledText:
     ``outline`` (from a loader), Markdown headings only where the loader wrote them."""
 
     def __init__(self, extra_labels: Sequence[str] = (), outline: Sequence[int] | None = None):
-        self.labels = tuple(DEFAULT_LABELS) + tuple(extra_labels)
+        self.labels = _with_defaults(tuple(extra_labels))
         self.outline = outline
         self._lines: TextLines | None = None  # sections' line scan, kept for atoms
         self._of: str | None = None
