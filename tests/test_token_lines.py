@@ -128,6 +128,28 @@ def test_a_window_after_a_newline_or_with_glued_rows_is_served(text, s):
     assert got == Packer(text, _o200k.measure(text), 64).find_end(s, s)
 
 
+@pytest.mark.skipif(compiled.native is None, reason="no compiled helpers")
+@pytest.mark.parametrize(
+    "text, s",
+    [
+        ("Intro.\n\n" + "The scan was clear. " * 60, 8),  # a long paragraph's first chunk, not scanned yet
+        ("Intro.\n\n" + "検査は問題なし。" * 90, 8),
+        ("The BP was 120/80 and HbA1c fell. " * 40, 0),  # a glued row's marks, no glued row
+        ("x\n\n" + "The BP was 120/80 and HbA1c fell. " * 40, 3),
+        ("x\n\n" + "The BP was 120/80. it held. " * 40, 3),  # a lower-case start: the text's case learnt
+    ],
+)
+def test_the_compiled_levels_answer_after_a_newline_and_beside_glued_marks(text, s):
+    """No newline's cut and no glued row in the window: the compiled line and sentence
+    levels answer (the paragraph scanned whole and the text's case learnt first, as the
+    search would), without the Python twin, and end the chunk where the search does."""
+    p = Packer(text, _o200k.measure(text), 64)
+    with mock.patch.object(token_lines, "_levels", side_effect=AssertionError("the Python twin was asked")):
+        got = token_end(p, s, s)
+    assert got > s
+    assert got == Packer(text, _o200k.measure(text), 64).find_end(s, s)
+
+
 def test_a_long_line_is_served_and_a_newline_is_not():
     text = "The scan was clear and the patient went home. " * 40
     p = Packer(text, _o200k.measure(text), 64, balance=True)

@@ -4166,9 +4166,12 @@ done:
    cut that fits, each looked for in the near window first as token_para_end does; level 1 for
    the line, 2 for the sentence. The cuts come from the paragraph's memo as sentence_end_at
    reads them, line_start(p) is asked where line_starts.may_start_line holds. -1 where Python
-   must look (the text's end within reach, a newline or a glued row's mark near the window,
-   the paragraph not scanned whole, the text's case not known, the window empty);
-   -3 where no cut of either level fits (the finer levels are Python's). */
+   must look (the text's end within reach, a newline's cut in the window, a glued row in
+   either window, the window empty); -4 where the memo lacks the paragraph or the text's case
+   is not known (Python learns it and asks again); -3 where no cut of either level fits (the
+   finer levels are Python's). A newline just before the window (a long paragraph's first
+   chunk) or a glued row's mark with no glued row found changes nothing: the line level's
+   cuts are then the sentence ends where a line evidently begins, as without them. */
 static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyDict_Check(args[2]) ||
         !PyUnicode_Check(args[5])) {
@@ -4192,14 +4195,28 @@ static PyObject *token_sentence_end(PyObject *self, PyObject *const *args, Py_ss
     Py_ssize_t hi, near;
     token_window(&t, s, lo, size, &hi, &near);
     if (hi <= lo || hi >= n) goto done; /* the text's end: the paragraph level's */
-    /* no newline from where newlines.no_newline's search may begin (at most 257 before lo)
-       and no glued row's mark near the window (glued.glued_near): Python's own tests hold */
-    Py_ssize_t newline = PyUnicode_FindChar(text, '\n', lo > 257 ? lo - 257 : 0, hi, 1);
+    /* no newline's cut in the window (newlines.no_newline_cut: no "\n" in [lo, hi), and at lo
+       no character onto whose end the cut of a run ending there would move) */
+    Py_ssize_t newline = PyUnicode_FindChar(text, '\n', lo, hi, 1);
     if (newline == -2) goto fail;
-    if (newline >= 0 || glued_mark_in(st, lo > 16 ? lo - 16 : 0, hi + 16 < n ? hi + 16 : n)) goto done;
+    if (newline >= 0 || !surely_no_extend(AT(lo))) goto done;
+    /* no glued row in the windows the search looks in, the near one and the whole
+       (glued.glued_line_cuts of each; where no mark is near, glued_near says none) */
+    if (glued_mark_in(st, lo > 16 ? lo - 16 : 0, hi + 16 < n ? hi + 16 : n)) {
+        for (int k = near > lo ? 0 : 1; k < 2; k++) {
+            PyObject *rows = glued_rows(st, k ? lo : near, hi);
+            if (!rows) goto fail;
+            int none = rows != Py_None && PyList_GET_SIZE(rows) == 0;
+            Py_DECREF(rows);
+            if (!none) goto done;
+        }
+    }
     int got = memo_window(&se, lo, hi, &cuts, &a, &b, &merged);
     if (got < 0) goto fail;
-    if (got == 0) goto done;
+    if (got == 0) {
+        result = -4;
+        goto done;
+    }
     Py_ssize_t m = b - a, nl = 0;
     if (m == 0) {
         result = -3;

@@ -86,14 +86,40 @@ class SentenceWindows:
             got = self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
         return got
 
-    def _lines(self, start: int, end: int, lo: int, hi: int) -> Pair:
-        """The cuts of the lines of ``text[start:end]`` that hold ``(lo, hi]``, or of the
-        whole paragraph (then remembered) when those lines are most of it."""
+    def learn(self, lo: int, hi: int) -> bool:
+        """What ``window(lo, hi)`` would learn first, learnt now, for a compiled reader of
+        the memo that found it lacking (a window inside one paragraph): the paragraph
+        holding ``lo`` scanned whole where ``_lines`` would scan it whole, else the text's
+        case. False where there is nothing to learn so (the window's lines alone would be
+        scanned, not remembered)."""
+        paras = self.paragraphs
+        k = bisect.bisect_right(paras, lo)
+        start = paras[k - 1] if k else 0
+        if start not in self.memo:
+            end = paras[k] if k < len(paras) else len(self.text)
+            if self._local(start, end, lo, hi) is not None:
+                return False
+            self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
+            return True
+        if self.lower_text is None:
+            self.lower_text = lower_case_text(self.text)
+            return True
+        return False
+
+    def _local(self, start: int, end: int, lo: int, hi: int) -> tuple[int, int] | None:
+        """The lines of ``text[start:end]`` that hold ``(lo, hi]``, where they are a small
+        share of it (scanned alone); None where the paragraph is scanned whole."""
         text = self.text
         a = max(start, text.rfind("\n", start, lo) + 1) if lo > start else start
         b = text.find("\n", hi, end) if hi < end else -1
         b = end if b < 0 else b
-        if self.local and (b - a) * _LOCAL_SHARE <= end - start:
-            return sentence_and_lower_cuts(text, a, b)
-        got = self.memo[start] = sentence_and_lower_cuts(text, start, end)
+        return (a, b) if self.local and (b - a) * _LOCAL_SHARE <= end - start else None
+
+    def _lines(self, start: int, end: int, lo: int, hi: int) -> Pair:
+        """The cuts of the lines of ``text[start:end]`` that hold ``(lo, hi]``, or of the
+        whole paragraph (then remembered) when those lines are most of it."""
+        lines = self._local(start, end, lo, hi)
+        if lines is not None:
+            return sentence_and_lower_cuts(self.text, *lines)
+        got = self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
         return got

@@ -7,10 +7,12 @@ where the index predicts the budget runs out, are the wide window's past its sta
 Both are compiled (``_sentscan.token_para_end`` and ``token_sentence_end`` read the token
 index in place, the sentence cuts from the paragraph's memo, and ask Python only the
 packer's exact count and ``line_start``); the Python below is their twin and answers
-where they do not (a paragraph not scanned whole yet, a text whose case is not known).
-A window with no newline's cut that may hold a glued row, or whose newlines lie just
-before it (a long paragraph's first chunk), takes the search's own steps per level and
-window, without its round of the levels above. The packer's own search stays the
+where they do not (a paragraph that the search would scan line by line, a glued row in the
+window). In Python, a window with no newline's cut that may hold a glued row, or whose
+newlines lie just before it (a long paragraph's first chunk), takes the search's own steps
+per level and window, without its round of the levels above; compiled, where no glued row
+is found, the line level's cuts are the same sentence ends there as in a window that lost
+its lines. The packer's own search stays the
 reference (tests compare) and answers where none of these does: a chunk of white space
 alone, a window whose paragraph cuts (or the text's end) do not fit, or one with a
 newline's cut but no paragraph cut.
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["serves", "token_end"]
 
 NONE_FITS = -3  # token_sentence_end: no line or sentence cut of the window fits
+_LEARN = -4  # token_sentence_end: the paragraph's scan or the text's case is not known yet
 
 
 def serves(p: Packer) -> bool:
@@ -125,15 +128,20 @@ def _each_window(p: Packer, s: int, lo: int, hi: int, windows: tuple[int, ...], 
 def _sentence_end(p: Packer, s: int, lo: int) -> tuple[int, Level] | int:
     """The line and sentence levels of ``_end`` compiled (``_sentscan.token_sentence_end``)
     for a window with no paragraph cut: ``(end, level)``; ``NONE_FITS`` where no cut of
-    either fits; -1 where Python must look (the text's end within reach, a newline or a
-    glued row near the window, the paragraph not scanned whole yet, its case unknown)."""
+    either fits; -1 where Python must look (the text's end within reach, a newline's cut or
+    a glued row in the window, or a paragraph that the search would scan line by line).
+    Where the compiled reader lacks the paragraph's scan or the text's case, they are learnt
+    as the search's first look at the window would learn them, and it is asked again."""
     bnd = p.bnd
     sw = bnd.sentences
-    case = -1 if sw.lower_text is None else int(sw.lower_text)
-    got = compiled.native.token_sentence_end(
-        p.text, bnd.paragraph_cuts(), sw.memo, case, bnd.line_start, FIRSTS, p.m.ends, s, lo, p.size, p.count
-    )
-    return (got[0], LINE if got[1] == 1 else SENTENCE) if type(got) is tuple else got
+    call, text, paras = compiled.native.token_sentence_end, p.text, bnd.paragraph_cuts()
+    while True:
+        case = -1 if sw.lower_text is None else int(sw.lower_text)
+        got = call(text, paras, sw.memo, case, bnd.line_start, FIRSTS, p.m.ends, s, lo, p.size, p.count)
+        if got != _LEARN:
+            return (got[0], LINE if got[1] == 1 else SENTENCE) if type(got) is tuple else got
+        if not sw.learn(lo, p._reach(s, p.size)):  # at most twice: the scan, then the case
+            return -1
 
 
 def _indexed(m: object) -> bool:
