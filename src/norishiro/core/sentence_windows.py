@@ -77,14 +77,9 @@ class SentenceWindows:
     def scanned(self, p: int, scan: bool = False) -> Pair | None:
         """The cuts of the paragraph holding ``p`` when it was scanned whole (with ``scan``:
         scanned now if it was not), else None."""
-        paras = self.paragraphs
-        k = bisect.bisect_right(paras, p)
-        start = paras[k - 1] if k else 0
+        start, end = self._holding(p)
         got = self.memo.get(start)
-        if got is None and scan:
-            end = paras[k] if k < len(paras) else len(self.text)
-            got = self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
-        return got
+        return self._whole(start, end) if got is None and scan else got
 
     def learn(self, lo: int, hi: int) -> bool:
         """What ``window(lo, hi)`` would learn first, learnt now, for a compiled reader of
@@ -92,19 +87,27 @@ class SentenceWindows:
         holding ``lo`` scanned whole where ``_lines`` would scan it whole, else the text's
         case. False where there is nothing to learn so (the window's lines alone would be
         scanned, not remembered)."""
-        paras = self.paragraphs
-        k = bisect.bisect_right(paras, lo)
-        start = paras[k - 1] if k else 0
+        start, end = self._holding(lo)
         if start not in self.memo:
-            end = paras[k] if k < len(paras) else len(self.text)
             if self._local(start, end, lo, hi) is not None:
                 return False
-            self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
+            self._whole(start, end)
             return True
         if self.lower_text is None:
             self.lower_text = lower_case_text(self.text)
             return True
         return False
+
+    def _holding(self, p: int) -> tuple[int, int]:
+        """Where the paragraph holding ``p`` starts and ends."""
+        paras = self.paragraphs
+        k = bisect.bisect_right(paras, p)
+        return (paras[k - 1] if k else 0), (paras[k] if k < len(paras) else len(self.text))
+
+    def _whole(self, start: int, end: int) -> Pair:
+        """The cuts of the paragraph ``text[start:end]`` scanned whole, remembered."""
+        got = self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
+        return got
 
     def _local(self, start: int, end: int, lo: int, hi: int) -> tuple[int, int] | None:
         """The lines of ``text[start:end]`` that hold ``(lo, hi]``, where they are a small
@@ -119,7 +122,4 @@ class SentenceWindows:
         """The cuts of the lines of ``text[start:end]`` that hold ``(lo, hi]``, or of the
         whole paragraph (then remembered) when those lines are most of it."""
         lines = self._local(start, end, lo, hi)
-        if lines is not None:
-            return sentence_and_lower_cuts(self.text, *lines)
-        got = self.memo[start] = sentence_and_lower_cuts(self.text, start, end)
-        return got
+        return sentence_and_lower_cuts(self.text, *lines) if lines is not None else self._whole(start, end)
