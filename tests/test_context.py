@@ -573,3 +573,19 @@ def test_atoms_are_the_same_with_and_without_the_line_scan_for_every_pair_of_lin
                     with mock.patch.object(compiled, "PURE", pure):
                         got[pure] = [(x.start, x.end, x.kind, x.body_start, x.header) for x in find_atoms(text)]
                 assert got[False] == got[True], repr(text)
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(1, 12), st.sampled_from(["code", "table", "list"]))))
+def test_disjoint_atoms_keep_the_first_of_overlapping_spans_and_the_longest_at_a_shared_start(spans):
+    """``atoms.disjoint`` reads as the rule written plainly: sorted by start and, at a shared
+    start, longest first (stable), each span kept that starts at or after the last kept end
+    (an atom is a line or more: never empty)."""
+    from norishiro.core.atoms import Atom, disjoint
+
+    found = [Atom(a, a + w, kind) for a, w, kind in spans]
+    ordered = sorted(found, key=lambda x: (x.start, -x.end))
+    want: list = []
+    for atom in ordered:
+        if not want or atom.start >= want[-1].end:
+            want.append(atom)
+    assert [(x.start, x.end, x.kind) for x in disjoint(list(found))] == [(x.start, x.end, x.kind) for x in want]

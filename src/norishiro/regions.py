@@ -6,7 +6,7 @@ chunker keeps whole or with their text. ``norishiro.api`` hands each region to a
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from .chunkers import Region
@@ -184,34 +184,41 @@ class Regions:
         what that region has (no look-up for atoms, tables or a header it cannot have), one
         that is one chunk is a :class:`OneChunk`, and sections that are one chunk of their
         text alone come as a :class:`OneChunkRun`."""
-        if not self._runs:
-            yield from self._regions(self._selected())
-            return
+        return self._regions(self._with_runs() if self._runs else self._selected())
+
+    def _with_runs(self) -> Iterator[OneChunkRun | tuple[int, int, list[Section]]]:
+        """``_selected``'s spans (every section, when there are runs), a run of sections
+        that are one chunk of their text alone said as one ``OneChunkRun``."""
         run = compiled.native.one_chunk_run if compiled.active() else one_chunk_run
         secs, starts, ends, size = self.sections, self.starts, self.ends, self.config.size
         k, n = 0, len(secs)
         while k < n:
             j = run(starts, ends, k, size, self.t_starts, self.t_ends)
             if j > k:
-                yield OneChunkRun(k, j), None
+                yield OneChunkRun(k, j)
                 k = j
                 if k >= n:
                     break
             sec = secs[k]
-            yield from self._regions([(sec.start, sec.end, [sec])])
+            yield sec.start, sec.end, [sec]
             k += 1
 
     def _regions(
-        self, selected: list[tuple[int, int, list[Section]]]
-    ) -> Iterator[tuple[Region | OneChunk, Section | None]]:
-        """``__iter__``'s regions of these spans (``_selected``'s)."""
+        self, selected: Iterable[OneChunkRun | tuple[int, int, list[Section]]]
+    ) -> Iterator[tuple[Region | OneChunk | OneChunkRun, Section | None]]:
+        """``__iter__``'s regions of these spans (``_selected``'s, or ``_with_runs``'), a run
+        passed on as it is."""
         text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
         checked: set[str] = set()
         atoms, starts, t_starts, t_ends = self.atoms, self.atom_starts, self.t_starts, self.t_ends
         active = self.renderer.active
         one_chunk, by_length = self.one_chunk, self.by_length
         one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
-        for a, b, secs in selected:
+        for item in selected:
+            if type(item) is OneChunkRun:
+                yield item, None
+                continue
+            a, b, secs = item
             head = ""
             if active:
                 head = self.header_at(a)

@@ -3076,8 +3076,14 @@ static int slot_fields(PyObject *cls, const char *const *names, int n, PyMemberD
    into fields[k] (borrowed: the slots take their own references). */
 static PyObject *new_with_slots(PyTypeObject *type, PyMemberDef *const *fields, PyObject *const *values, int n) {
     PyObject *obj = type->tp_alloc(type, 0);
-    for (int k = 0; k < n && obj; k++)
-        if (PyMember_SetOne((char *)obj, fields[k], values[k]) < 0) Py_CLEAR(obj);
+    /* a new object's slots are empty (tp_alloc zeroes them) and each holds an object: the
+       reference is put in place, as PyMember_SetOne would after its checks */
+    for (int k = 0; k < n && obj; k++) {
+        if (!values[k]) {
+            PyErr_SetString(PyExc_SystemError, "new_with_slots: a value is missing");
+            Py_CLEAR(obj);
+        } else *(PyObject **)((char *)obj + fields[k]->offset) = Py_NewRef(values[k]);
+    }
     return obj;
 }
 

@@ -101,13 +101,26 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
         groups += len(found) > n
     if groups < 2:
         return found
-    found.sort(key=_START)  # by start; at a shared start, the longest first
-    if any(x.start == y.start for x, y in zip(found, found[1:])):
-        found.sort(key=lambda x: (x.start, -x.end))
-    out: list[Atom] = []
-    for atom in found:  # keep the first of overlapping spans (code wins over what is inside)
-        if not out or atom.start >= out[-1].end:
+    return disjoint(found)
+
+
+def disjoint(found: list[Atom]) -> list[Atom]:
+    """The first of overlapping spans (non-empty: a line or more), by start (code wins over
+    what is inside); at a shared start the longest, the first found of equal ones. One pass
+    after a stable sort by start (starts rarely meet: no second sort on the end)."""
+    if not found:
+        return []
+    found.sort(key=_START)
+    rest = iter(found)
+    last = next(rest)
+    out = [last]
+    for atom in rest:
+        if atom.start == last.start:
+            if atom.end > last.end:
+                out[-1] = last = atom
+        elif atom.start >= last.end:
             out.append(atom)
+            last = atom
     return out
 
 
