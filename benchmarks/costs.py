@@ -14,7 +14,9 @@ change to aim at (RESULTS §14, §15). Three reports, CPU time, characters at 2,
 * ``structure``: where structure-aware chunking's time goes on a shape: the candidate
   lines ``find_sections`` tests in Python (and of what kind), the regions and chunks, and
   the time of finding sections and atoms, of making the regions, of packing them, and of the
-  whole ``iter_chunks``, each adding to the one before.
+  whole ``iter_chunks``, each adding to the one before; and a floor: plain text's time with
+  its paragraph pass and chunk objects traded for what structure on cannot do without, as
+  compiled today (the line scan, the table and code atoms, a chunk object per chunk).
 
     python benchmarks/costs.py overlap [--shape hard-wrapped] [--lang en]
     python benchmarks/costs.py loop [--shape clinical-flat] [--lang ja] [--overlap 250]
@@ -208,6 +210,56 @@ def structure(docs: list[str], reps: int) -> None:
     print("; ".join(f"{n} {t * 1e3:.2f} ms" for n, t in zip(names, times)))
     plain = _cpu(lambda: [list(norishiro.iter_chunks(d, size=2000, structure=False)) for d in docs], reps)
     print(f"plain text {plain * 1e3:.2f} ms")
+    _floor(docs, reps, plain)
+
+
+def _floor(docs: list[str], reps: int, plain: float) -> None:
+    """What structure on cannot do without, compiled as it is: the line scan, the table and
+    code atoms' matching, and a chunk object for each of its chunks, against plain text's
+    paragraph pass (which structure's line scan stands in for) and plain text's chunk
+    objects. Plain text's time less its pass plus these is a floor for structure on, with
+    no Python at all around them."""
+    from norishiro.core import compiled
+    from norishiro.core.boundaries import Boundaries
+    from norishiro.core.labels import DEFAULT_LABELS
+    from norishiro.core.line_scan import _label_initials
+    from norishiro.document import Document
+
+    if not compiled.active():
+        print("floor: the compiled module is not built")
+        return
+    nat, labels = compiled.native, tuple(DEFAULT_LABELS)
+    initials = _label_initials(labels)
+    scans = [nat.structure_lines(d, initials, labels) for d in docs]
+    made = [Document(d, id="x") for d in docs]
+
+    def spans_of(structure: bool) -> list[list[tuple[int, int, int]]]:
+        chunks = (norishiro.iter_chunks(d, size=2000, structure=structure) for d in docs)
+        return [[(c.start, c.end, c.size) for c in got] for got in chunks]
+
+    def chunk_objects(spans):
+        def run():
+            for d, doc, sp in zip(docs, made, spans):
+                nat.span_chunks(d, sp, 0, 0, doc, None, None, None, None, None, None, (), ())
+
+        return run
+
+    with_structure, without = spans_of(True), spans_of(False)
+    parts = {
+        "line scan": lambda: [nat.structure_lines(d, initials, labels) for d in docs],
+        "atoms": lambda: [(nat.code_atoms(d, s[1]), nat.table_atoms(d, s[2])) for d, s in zip(docs, scans)],
+        "chunk objects": chunk_objects(with_structure),
+    }
+    took = {name: _cpu(fn, reps) for name, fn in parts.items()}
+    pass_ = _cpu(lambda: [Boundaries(d).paragraph_cuts() for d in docs], reps)
+    own = _cpu(chunk_objects(without), reps)
+    floor = plain - pass_ - own + sum(took.values())
+    said = "; ".join(f"{k} {v * 1e3:.2f} ms" for k, v in took.items())
+    print(
+        f"floor: {said} ({sum(map(len, with_structure))} chunks); plain text's paragraph pass "
+        f"{pass_ * 1e3:.2f} ms and chunk objects {own * 1e3:.2f} ms ({sum(map(len, without))} chunks): "
+        f"{floor * 1e3:.2f} ms, {floor / plain:.2f}x plain text"
+    )
 
 
 def main(argv=None) -> int:
