@@ -125,3 +125,19 @@ def test_the_compiled_glued_hint_is_the_string_tests_at_every_width(wide):
         want = "||" in seg or "mmHg" in seg or any(c in seg for c in "【■◆●")
         want = want or glued._GLUED_SLASH.search(text, a, b) is not None
         assert (compiled.native.glued_hint(text, a, b) == 1) == want, (text, a, b)
+
+
+@pytest.mark.parametrize("wide", ["", "日"])
+def test_the_compiled_glued_hint_passes_over_lone_pipes_but_no_pair(wide):
+    """Lone pipes (a flattened table's cells) are passed over a block at a time: a pair of
+    them at every place of a block, the pair's second pipe in the next block, or cut by
+    the window's edge, is still found, and lone pipes alone are no mark."""
+    lone = wide + "a|b" * 30
+    assert compiled.native.glued_hint(lone, 0, len(lone)) == 0
+    for k in range(len(lone) + 1):
+        text = lone[:k] + "|" + lone[k:]
+        for a in range(0, len(text), 7):
+            for b in (len(text), a + 17, a + 18, k + 1, k + 2):
+                b = max(a, min(b, len(text)))
+                want = "||" in text[a:b]
+                assert (compiled.native.glued_hint(text, a, b) == 1) == want, (text, a, b)

@@ -536,7 +536,7 @@ def test_compiled_character_classes_are_the_python_ones():
         if emote_start:
             assert emote_hint, hex(cp)
         assert bracket == bool(sentences._BRACKETS.match(ch)), hex(cp)
-        assert glued_first == (ch in "|m/【■◆●"), hex(cp)
+        assert glued_first == (ch in "|H/【■◆●"), hex(cp)
         assert is_term == bool(term.match(ch)), hex(cp)
         assert is_break == bool(chars.BREAK.match(ch)), hex(cp)
         assert is_hspace == bool(hspace.match(ch)), hex(cp)

@@ -136,7 +136,7 @@ static unsigned char bmp_flags[0x10000];
 /* where sentences._EMOTE may match (a superset): an Extended_Pictographic character (every
    one beyond the BMP is in U+1F000..U+1FFFD), ^ or ♪☆★♡♥; the (笑) kind begins at its bracket */
 #define IS_EMOTE_START(c) ((c) < 0x10000 ? (bmp_flags[(c)] & F_EMOTE_START) : (c) >= 0x1F000 && (c) <= 0x1FFFD)
-/* where a glued row or header may begin: "||", "mmHg", 【■◆● or a slash (glued_mark_last) */
+/* where a glued row or header may be found: "||", the "H" of "mmHg", 【■◆● or a slash (glued_mark_last) */
 #define IS_GLUED_FIRST(c) ((c) < 0x10000 && (bmp_flags[(c)] & F_GLUED))
 
 /* Extended_Pictographic in the BMP (Unicode 14; emoji-data reserves its future code points) */
@@ -160,7 +160,7 @@ static const Py_UCS4 pictographic_bmp[][2] = {
 
 static void fill_flags(void) {
     for (Py_UCS4 c = 0; c < 0x10000; c++) {
-        int glued = c == '|' || c == 'm' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF;
+        int glued = c == '|' || c == 'H' || c == '/' || c == 0x3010 || c == 0x25A0 || c == 0x25C6 || c == 0x25CF;
         bmp_flags[c] = (unsigned char)((is_term(c) ? F_TERM : 0) | (in_set(&brackets, c) ? F_BRACKET : 0) |
                                        (is_emote_hint(c) ? F_EMOTE : 0) | (glued ? F_GLUED : 0));
     }
@@ -650,15 +650,20 @@ fail:
     return NULL;
 }
 
-/* The last position read by the mark that may start at i (a glued row or header may be
-   there: "||", "mmHg", one of 【■◆●, or a slash of a date or unit as glued._GLUED_SLASH
-   says: /(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z]), whose look back may read before any
-   window), or -1 where none starts. A window [a, b) holds the mark when a <= i and the
-   last position read is before b. */
-static Py_ssize_t glued_mark_last(State *st, Py_ssize_t i, Py_ssize_t n) {
+/* The last position read by the mark found at i (a glued row or header may be there: "||",
+   "mmHg" found at its "H" (in prose "m" is common, "H" rare), one of 【■◆●, or a slash of a
+   date or unit as glued._GLUED_SLASH says: /(?:(?<=\d{4}/)\d|[dmμu]?[Ll][A-Z]|分[A-Z]),
+   whose look back may read before any window), or -1 where none is there; *first: where
+   the mark starts (i, or i - 2 for "mmHg"). A window [a, b) holds the mark when a <= *first
+   and the last position read is before b. */
+static Py_ssize_t glued_mark_last(State *st, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *first) {
     Py_UCS4 c = AT(i);
+    *first = i;
     if (c == '|') return i + 1 < n && AT(i + 1) == '|' ? i + 1 : -1;
-    if (c == 'm') return i + 3 < n && AT(i + 1) == 'm' && AT(i + 2) == 'H' && AT(i + 3) == 'g' ? i + 3 : -1;
+    if (c == 'H') {
+        *first = i - 2;
+        return i >= 2 && i + 1 < n && AT(i - 2) == 'm' && AT(i - 1) == 'm' && AT(i + 1) == 'g' ? i + 1 : -1;
+    }
     if (c != '/') return i; /* 【■◆● */
     if (i >= 4 && i + 1 < n && Py_UNICODE_ISDECIMAL(AT(i + 1)) && Py_UNICODE_ISDECIMAL(AT(i - 1)) &&
         Py_UNICODE_ISDECIMAL(AT(i - 2)) && Py_UNICODE_ISDECIMAL(AT(i - 3)) && Py_UNICODE_ISDECIMAL(AT(i - 4)))
@@ -673,23 +678,31 @@ static Py_ssize_t glued_mark_last(State *st, Py_ssize_t i, Py_ssize_t n) {
     return -1;
 }
 
-static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a, int b, int c, int d);
-
-/* The first position in [i, b) where IS_GLUED_FIRST holds, or b: sixteen or eight code
-   units at a time with SSE2 (most windows hold a slash or an "m" every few dozen characters,
-   and no mark) */
+/* A position in [i, b) where IS_GLUED_FIRST holds, or b: the first, but for a "|" that no
+   "|" follows, which is passed over sixteen or eight code units at a time with SSE2 (it is
+   no mark; flattened tables hold one every few dozen characters, as prose holds slashes)
+   while the next code unit is before b. */
 static Py_ssize_t glued_first_from(State *st, Py_ssize_t i, Py_ssize_t b) {
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-    if (st->kind == PyUnicode_1BYTE_KIND) return find_any4(st, i, b, '|', 'm', '/', '/'); /* 【■◆● are not Latin-1 */
-    if (st->kind == PyUnicode_2BYTE_KIND) {
+    if (st->kind == PyUnicode_1BYTE_KIND) { /* 【■◆● are not Latin-1 */
+        const Py_UCS1 *p = (const Py_UCS1 *)st->data;
+        const __m128i bar = _mm_set1_epi8('|'), h = _mm_set1_epi8('H'), slash = _mm_set1_epi8('/');
+        for (; i + 17 <= b; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i)), y = _mm_loadu_si128((const __m128i *)(p + i + 1));
+            __m128i m = _mm_and_si128(_mm_cmpeq_epi8(x, bar), _mm_cmpeq_epi8(y, bar));
+            m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(x, h), _mm_cmpeq_epi8(x, slash)));
+            int mask = _mm_movemask_epi8(m);
+            if (mask) return i + __builtin_ctz(mask);
+        }
+    } else if (st->kind == PyUnicode_2BYTE_KIND) {
         const Py_UCS2 *p = (const Py_UCS2 *)st->data;
-        const __m128i v1 = _mm_set1_epi16('|'), v2 = _mm_set1_epi16('m'), v3 = _mm_set1_epi16('/'),
+        const __m128i v1 = _mm_set1_epi16('|'), v2 = _mm_set1_epi16('H'), v3 = _mm_set1_epi16('/'),
                       v4 = _mm_set1_epi16(0x3010), v5 = _mm_set1_epi16(0x25A0), v6 = _mm_set1_epi16(0x25C6),
                       v7 = _mm_set1_epi16(0x25CF);
-        for (; i + 8 <= b; i += 8) {
-            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
-            __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(x, v1), _mm_cmpeq_epi16(x, v2)),
-                                     _mm_or_si128(_mm_cmpeq_epi16(x, v3), _mm_cmpeq_epi16(x, v4)));
+        for (; i + 9 <= b; i += 8) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i)), y = _mm_loadu_si128((const __m128i *)(p + i + 1));
+            __m128i m = _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi16(x, v1), _mm_cmpeq_epi16(y, v1)), _mm_cmpeq_epi16(x, v2));
+            m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi16(x, v3), _mm_cmpeq_epi16(x, v4)));
             m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi16(x, v5),
                                              _mm_or_si128(_mm_cmpeq_epi16(x, v6), _mm_cmpeq_epi16(x, v7))));
             int mask = _mm_movemask_epi8(m);
@@ -706,8 +719,8 @@ static int glued_mark_in(State *st, Py_ssize_t a, Py_ssize_t b) {
     for (Py_ssize_t i = a;; i++) {
         i = glued_first_from(st, i, b);
         if (i >= b) return 0;
-        Py_ssize_t last = glued_mark_last(st, i, st->n);
-        if (last >= 0 && last < b) return 1;
+        Py_ssize_t first, last = glued_mark_last(st, i, st->n, &first);
+        if (last >= 0 && first >= a && last < b) return 1;
     }
 }
 
