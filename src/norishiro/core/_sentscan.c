@@ -611,12 +611,40 @@ static int emote_may_start(State *st, Py_ssize_t p) {
     return c == 0x7B11 || c == 0x6CE3 || c == 0x6C57;
 }
 
+static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a, int b, int c, int d);
+
+/* The first position in [i, end) where IS_EMOTE_HINT holds, or end. Below U+00A9 only "^"
+   is one, and in Latin-1 only ^ © ®: blocks of sixteen or eight code units without one are
+   passed over with SSE2 (most prose has no hint, and a two-byte text's letters are ASCII). */
+static Py_ssize_t find_emote_hint(State *st, Py_ssize_t i, Py_ssize_t end) {
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    if (st->kind == PyUnicode_1BYTE_KIND) return find_any4(st, i, end, '^', 0xA9, 0xAE, 0xAE);
+    if (st->kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *p = (const Py_UCS2 *)st->data;
+        const __m128i caret = _mm_set1_epi16('^'), below = _mm_set1_epi16(0xA8), zero = _mm_setzero_si128();
+        for (; i + 8 <= end; i += 8) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
+            /* "^", or at or above U+00A9 (what is left after taking U+00A8 off, unsigned) */
+            __m128i low = _mm_cmpeq_epi16(_mm_subs_epu16(x, below), zero);
+            int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi16(x, caret), _mm_andnot_si128(low, _mm_set1_epi16(-1))));
+            while (mask) {
+                int k = __builtin_ctz(mask) / 2;
+                if (IS_EMOTE_HINT(p[i + k])) return i + k;
+                mask &= ~(3 << (2 * k));
+            }
+        }
+    }
+#endif
+    FIND_FIRST(st, i, end, IS_EMOTE_HINT(c));
+    return i;
+}
+
 /* The hint characters in [i, end) where sentences._emotes may find a match (it tries the
    hint and the character before it): the first one's position, or end. A hint where neither
    may start one (→, ①, ■ ...) is passed over, as the search would find nothing there. */
 static Py_ssize_t next_emote_hint(State *st, Py_ssize_t i, Py_ssize_t end) {
     while (1) {
-        FIND_FIRST(st, i, end, IS_EMOTE_HINT(c));
+        i = find_emote_hint(st, i, end);
         if (i >= end || emote_may_start(st, i) || emote_may_start(st, i - 1)) return i;
         i++;
     }
