@@ -1223,3 +1223,60 @@ def test_the_compiled_emote_hints_are_found_at_every_place_of_a_block(wide):
             hints = [i for i in range(len(text)) if sentences._EMOTE_HINT.match(text[i])]
             kept = compiled.native.emote_hints(text, 0, len(text))
             assert k in kept and set(kept) <= set(hints), (text, k)
+
+
+_LINE_START_ALPHABET = list("SOAPx)）(（:：/0١٣２8 \n・●①⑳【-*#年.．ーアあ漢é々〆ｱ、「」゠")
+_LINE_START_ALPHABET += ["𠀋", "𝟘", "ab", "12", "2026"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_START_ALPHABET), max_size=30), st.integers(0, 40))
+def test_the_compiled_line_start_match_is_the_pattern(pieces, p):
+    """``_sentscan.line_start_match`` says what ``LINE_START.match`` says wherever it knows
+    every character it reads (-1 elsewhere: the pattern decides), labels with brackets,
+    numbered items, dates and bullets among them."""
+    from norishiro.core import compiled, line_starts
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    text = "".join(pieces)
+    got = compiled.native.line_start_match(text, p)
+    want = p < len(text) and line_starts.LINE_START.match(text, p) is not None
+    assert got in (-1, 0, 1)
+    if got >= 0:
+        assert got == want, (text, p)
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("所見：異常なし", 1),
+        ("血液検査（2/20）：Hb 12.1", 1),
+        ("Impression: stable", 1),
+        ("S）頭痛", 1),
+        ("1. 主訴", 1),
+        ("12) 経過", 1),
+        ("(3) 方針", 1),
+        ("2026/2/20 来院", 1),
+        ("2026年2月", 1),
+        ("・内服継続", 1),
+        ("① 採血", 1),
+        ("【経過】", 1),
+        ("- item", 1),
+        ("#2 高血圧", 1),
+        ("時刻 10:30", 0),
+        ("URL: http", 1),
+        ("see http://x", 0),
+        ("12.5 mg", 0),
+        ("とても長いラベルの名前がここにあります：", 0),
+        ("ratio 3:1", 0),
+        ("値（単位がとても長くて二十文字を超えてしまう場合の例）：", 0),
+    ],
+)
+def test_the_compiled_line_start_match_reads_clinical_lines(text, want):
+    from norishiro.core import compiled, line_starts
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    assert (line_starts.LINE_START.match(text, 0) is not None) == bool(want), text
+    assert compiled.native.line_start_match(text, 0) == want, text

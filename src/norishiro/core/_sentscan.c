@@ -2011,6 +2011,124 @@ static void window_range(PyObject *list, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_
     if (*b < *a) *b = *a;
 }
 
+/* line_starts.LINE_START read here: whether it matches at p, 1 or 0, or -1 where a character
+   it reads is one whose class this code does not know for sure (beyond the BMP, or a
+   script test on a CJK block character other than kana and the unified ideographs): then
+   the pattern decides. Its label's name is [\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]
+   of 1 to 16 characters, and none of those is ( （ : ： or a closing bracket, so the match
+   needs no backtracking: the longest run, then its bracket and colon. */
+static int ls_decimal(const State *st, Py_ssize_t i) { /* \d at i: 1, 0, -1 unknown; 0 past the end */
+    if (i >= st->n) return 0;
+    Py_UCS4 c = AT(i);
+    if (c < 128) return c >= '0' && c <= '9';
+    return c > 0xFFFF ? -1 : Py_UNICODE_ISDECIMAL(c) != 0;
+}
+
+static int ls_name_char(Py_UCS4 c) { /* the label name's class: 1, 0, -1 unknown */
+    if (c < 128) return is_ascii_alnum(c) || c == '/' || c == '-' || c == ' ';
+    if (c < 0x2E80) return 0; /* no Han, kana or Katakana below the CJK radicals */
+    if (c == 0x30FC || c == 0x30FB || is_hira(c) || is_kata(c) || is_han(c)) return 1;
+    /* the CJK punctuation, the sound marks, ゠ and the fullwidth forms: Common script */
+    if ((c >= 0x3000 && c <= 0x3004) || (c >= 0x3008 && c <= 0x3020) || (c >= 0x3030 && c <= 0x3037) ||
+        (c >= 0x303C && c <= 0x303F) || c == 0x309B || c == 0x309C || c == 0x30A0 || (c >= 0xFF01 && c <= 0xFF65))
+        return 0;
+    return -1;
+}
+
+static int line_start_label(const State *st, Py_ssize_t p) {
+    Py_ssize_t n = st->n, k = p;
+    for (; k < n && k - p <= 16; k++) {
+        int r = ls_name_char(AT(k));
+        if (r < 0) return -1;
+        if (!r) break;
+    }
+    if (k == p || k - p > 16 || k >= n) return 0;
+    Py_ssize_t colon = k;
+    Py_UCS4 c = AT(k);
+    if (c == '(' || c == 0xFF08) { /* [（(][^）)\n]{1,20}[）)] before the colon */
+        Py_ssize_t j = k + 1;
+        while (j < n && j - k <= 21 && AT(j) != ')' && AT(j) != 0xFF09 && AT(j) != '\n') j++;
+        if (j >= n || j - k - 1 < 1 || j - k - 1 > 20 || AT(j) == '\n') return 0;
+        colon = j + 1;
+    }
+    if (colon >= n || (AT(colon) != ':' && AT(colon) != 0xFF1A)) return 0;
+    if (colon + 1 < n && AT(colon + 1) == '/') return 0; /* (?![/\d]) */
+    int d = ls_decimal(st, colon + 1);
+    return d < 0 ? -1 : !d;
+}
+
+static int line_start_match(const State *st, Py_ssize_t p) {
+    Py_ssize_t n = st->n;
+    if (p < 0 || p >= n) return 0;
+    int unknown = 0, r = line_start_label(st, p);
+    if (r > 0) return 1;
+    unknown |= r < 0;
+    Py_UCS4 c = AT(p), c1 = p + 1 < n ? AT(p + 1) : 0;
+    if ((c == 'S' || c == 'O' || c == 'A' || c == 'P') && (c1 == ')' || c1 == 0xFF09)) return 1;
+    switch (c) { /* ・●○■□◆◇▶►•※ ① to ⑳ 【 */
+    case 0x30FB: case 0x25CF: case 0x25CB: case 0x25A0: case 0x25A1: case 0x25C6: case 0x25C7: case 0x25B6:
+    case 0x25BA: case 0x2022: case 0x203B: case 0x3010:
+        return 1;
+    }
+    if (c >= 0x2460 && c <= 0x2473) return 1;
+    if ((c == '-' || c == '*') && c1 == ' ') return 1;
+    if (c == '#') {
+        int d = ls_decimal(st, p + 1);
+        if (d > 0) return 1;
+        unknown |= d < 0;
+    }
+    if (c == '(' || c == 0xFF08) { /* [（(]\d{1,2}[）)] */
+        int d1 = ls_decimal(st, p + 1), d2 = d1 > 0 ? ls_decimal(st, p + 2) : 0;
+        if (d1 < 0 || d2 < 0) unknown = 1;
+        else if (d1) {
+            Py_ssize_t q = p + 2 + d2;
+            if (q < n && (AT(q) == ')' || AT(q) == 0xFF09)) return 1;
+        }
+    }
+    int d0 = ls_decimal(st, p);
+    if (d0 < 0) return -1; /* every alternative left starts with \d */
+    if (d0) {
+        /* \d{1,2}[.．)）]\s?(?=\D): one or two digits, the mark, and a character after it
+           that is no digit (white space or not) */
+        int d1 = ls_decimal(st, p + 1);
+        if (d1 < 0) return -1;
+        Py_ssize_t q = p + 1 + d1;
+        Py_UCS4 m = q < n ? AT(q) : 0;
+        if (q < n && (m == '.' || m == 0xFF0E || m == ')' || m == 0xFF09)) {
+            if (q + 1 < n) {
+                int after = ls_decimal(st, q + 1);
+                if (after < 0) unknown = 1;
+                else if (!after) return 1;
+            }
+        }
+        /* \d{4}[/年.-]\d{1,2} */
+        int d2 = d1 ? ls_decimal(st, p + 2) : 0, d3 = d2 > 0 ? ls_decimal(st, p + 3) : 0;
+        if (d2 < 0 || d3 < 0) return -1;
+        if (d1 && d2 && d3 && p + 4 < n) {
+            Py_UCS4 sep = AT(p + 4);
+            if (sep == '/' || sep == 0x5E74 || sep == '.' || sep == '-') {
+                int d5 = ls_decimal(st, p + 5);
+                if (d5 < 0) return -1;
+                if (d5) return 1;
+            }
+        }
+    }
+    return unknown ? -1 : 0;
+}
+
+/* line_start_match(text, p) -> LINE_START.match(text, p) is not None as 1 or 0, or -1 where
+   the pattern must decide (for tests, and line_starts.line_start_at) */
+static PyObject *py_line_start_match(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t p;
+    if (!PyArg_ParseTuple(args, "Un", &text, &p)) return NULL;
+    State state = {0}, *st = &state;
+    st->kind = PyUnicode_KIND(text);
+    st->data = PyUnicode_DATA(text);
+    st->n = PyUnicode_GET_LENGTH(text);
+    return PyLong_FromLong(line_start_match(st, p));
+}
+
 /* A line evidently begins at the sentence cut item: 1, 0, -1 with an error set. Only where
    line_starts.may_start_line holds is line_start(item) asked (Boundaries.line_start, which
    keeps its decisions). */
@@ -2018,6 +2136,8 @@ static int line_start_cut(const State *st, const CharSet *first, PyObject *line_
     Py_ssize_t c = PyLong_AsSsize_t(item);
     if (c == -1 && PyErr_Occurred()) return -1;
     if (c < 0 || c >= st->n || !may_start_line_at(st, first, c)) return 0;
+    int known = line_start_match(st, c);
+    if (known >= 0) return known;
     PyObject *said = PyObject_CallOneArg(line_start, item);
     if (!said) return -1;
     int yes = PyObject_IsTrue(said);
@@ -4630,6 +4750,8 @@ static PyMethodDef methods[] = {
      "glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a class is not known here"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters where an emote may be"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
+    {"line_start_match", py_line_start_match, METH_VARARGS,
+     "line_start_match(text, p) -> 1 or 0: line_starts.LINE_START matches at p; -1: the pattern must say"},
     {"line_start_hints", line_start_hints, METH_VARARGS,
      "line_start_hints(text, positions, firsts) -> the positions where a lost line may begin"},
     {"paragraph_ends", paragraph_ends, METH_VARARGS,

@@ -35,8 +35,16 @@ def may_start_line(text: str, p: int) -> bool:
 
 
 def line_start_at(text: str, p: int) -> bool:
-    """``LINE_START.match(text, p)``, skipped where it cannot match."""
-    return may_start_line(text, p) and LINE_START.match(text, p) is not None
+    """``LINE_START.match(text, p)``, skipped where it cannot match; compiled, the pattern
+    runs only where a character's class is not known there (beyond the BMP, a CJK block's
+    rarer characters)."""
+    if not may_start_line(text, p):
+        return False
+    if compiled.active():
+        got = compiled.native.line_start_match(text, p)
+        if got >= 0:
+            return got == 1
+    return LINE_START.match(text, p) is not None
 
 
 def may_start_lines(text: str, positions: list[int]) -> list[int]:
