@@ -2921,6 +2921,33 @@ static Py_ssize_t line_break_at(State *st, Py_ssize_t i, Py_ssize_t stop) {
     return i + 1 < stop && AT(i + 1) == '\n' ? i + 2 : i + 1;
 }
 
+/* clause_ends(text, start, stop) -> [m.end() for m in boundaries._CLAUSE_ASCII.finditer(text,
+   start, stop)]: after a "," or ";" the run of spaces and tabs that follows it, up to stop
+   (at least one); the commas found four or eight at a time (find_any4) */
+static PyObject *clause_ends(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t start, stop;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &start, &stop)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (stop > st->n) stop = st->n;
+    if (start < 0) start = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t i = start; i < stop;) {
+        i = find_any4(st, i, stop, ',', ';', ',', ';');
+        if (i >= stop) break;
+        Py_ssize_t e = i + 1;
+        while (e < stop && (AT(e) == ' ' || AT(e) == '\t')) e++;
+        if (e > i + 1 && append_cut(out, e) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        i = e > i + 1 ? e : i + 1;
+    }
+    return out;
+}
+
 static PyObject *line_ends(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t start, stop;
@@ -4750,6 +4777,8 @@ static PyMethodDef methods[] = {
      "glued_cuts(text, lo, hi) -> glued.glued_line_cuts(text, lo, hi), or None where a class is not known here"},
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters where an emote may be"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
+    {"clause_ends", clause_ends, METH_VARARGS,
+     "clause_ends(text, start, stop) -> the ends of boundaries._CLAUSE_ASCII's matches in text[start:stop]"},
     {"line_start_match", py_line_start_match, METH_VARARGS,
      "line_start_match(text, p) -> 1 or 0: line_starts.LINE_START matches at p; -1: the pattern must say"},
     {"line_start_hints", line_start_hints, METH_VARARGS,

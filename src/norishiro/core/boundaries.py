@@ -166,6 +166,8 @@ class Boundaries(FirstStarts):
             start = search_start(text, lo)
         if pattern is _LINE and compiled.active() and self.crlf:  # the same runs, found in C
             ends = compiled.native.line_ends(text, start, stop)
+        elif pattern is _CLAUSE_ASCII and compiled.active():  # a comma's spaces, found in C
+            ends = compiled.native.clause_ends(text, start, stop)
         elif pattern is _LINE_LF and text[start:stop].isspace():
             # within white space alone (a "\n"-only text: every other space is a line's) the one
             # run ends after its last newline; the pattern's repeated group takes 20 µs a window
