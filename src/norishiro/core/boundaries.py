@@ -158,8 +158,7 @@ class Boundaries(FirstStarts):
         """Match ends of ``pattern`` in ``(lo, hi]``, snapped onto grapheme boundaries
         (``start``: ``search_start(text, lo)`` when the caller has it already)."""
         text, n = self.text, len(self.text)
-        # extend the search past hi to the next non-space so that a separator run is never
-        # seen truncated (which could cut between CR and LF)
+        # past hi to the next non-space: a separator run is never seen cut short (CR from LF)
         ahead = text[hi : hi + 256]
         stop = min(n, hi + len(ahead) - len(ahead.lstrip()) + 1)
         if start is None:
@@ -169,8 +168,7 @@ class Boundaries(FirstStarts):
         elif pattern is _CLAUSE_ASCII and compiled.active():  # a comma's spaces, found in C
             ends = compiled.native.clause_ends(text, start, stop)
         elif pattern is _LINE_LF and text[start:stop].isspace():
-            # within white space alone (a "\n"-only text: every other space is a line's) the one
-            # run ends after its last newline; the pattern's repeated group takes 20 µs a window
+            # white space alone ("\n"-only text): one run, to its last newline (the pattern: 20 µs)
             last = text.rfind("\n", start, stop)
             ends = [last + 1] if last >= 0 else []
         else:
