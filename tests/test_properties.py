@@ -1282,15 +1282,21 @@ def test_the_compiled_line_start_match_reads_clinical_lines(text, want):
     assert compiled.native.line_start_match(text, 0) == want, text
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.text(st.sampled_from(list(",; \t\nab日é")), max_size=50), st.integers(0, 55), st.integers(0, 55))
-def test_the_compiled_clause_ends_are_the_ascii_pattern(text, start, stop):
-    """``_sentscan.clause_ends`` gives the ends of ``_CLAUSE_ASCII``'s matches: a comma or
-    semicolon and the spaces and tabs after it, up to ``stop``."""
+@settings(max_examples=800, deadline=None)
+@given(
+    st.text(st.sampled_from(list(",; \t\n\r\x1c\x1f\u3000\u00a0ab日é、，；､")), max_size=50),
+    st.integers(0, 55),
+    st.integers(0, 55),
+)
+def test_the_compiled_clause_ends_are_the_patterns(text, start, stop):
+    """``_sentscan.clause_ends`` gives the ends of ``_CLAUSE_ASCII``'s matches (a comma or
+    semicolon and the spaces and tabs after it) and, with ``full``, of ``_CLAUSE``'s (also
+    after 、，；､, white space that is no line break, or before a character beyond ASCII)."""
     from norishiro.core import boundaries, compiled
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
     start, stop = min(start, len(text)), min(stop, len(text))
-    want = [m.end() for m in boundaries._CLAUSE_ASCII.finditer(text, start, stop)]
-    assert compiled.native.clause_ends(text, start, stop) == want
+    for pattern, full in ((boundaries._CLAUSE_ASCII, False), (boundaries._CLAUSE, True)):
+        want = [m.end() for m in pattern.finditer(text, start, stop)]
+        assert compiled.native.clause_ends(text, start, stop, full) == want, (text, start, stop, full)

@@ -2921,13 +2921,18 @@ static Py_ssize_t line_break_at(State *st, Py_ssize_t i, Py_ssize_t stop) {
     return i + 1 < stop && AT(i + 1) == '\n' ? i + 2 : i + 1;
 }
 
-/* clause_ends(text, start, stop) -> [m.end() for m in boundaries._CLAUSE_ASCII.finditer(text,
-   start, stop)]: after a "," or ";" the run of spaces and tabs that follows it, up to stop
-   (at least one); the commas found four or eight at a time (find_any4) */
+/* clause_ends(text, start, stop[, full]) -> [m.end() for m in P.finditer(text, start, stop)]
+   for P boundaries._CLAUSE_ASCII: after a "," or ";" the run of spaces and tabs that follows
+   it, up to stop (at least one), the commas found four or eight at a time (find_any4); with
+   full, for boundaries._CLAUSE: also after 、，；､ and the white space that is no line break
+   (is_hspace) after it, if any, and after a "," or ";" such white space, or nothing where a
+   character beyond ASCII follows. */
+#define IS_WIDE_CLAUSE(c) ((c) == 0x3001 || (c) == 0xFF0C || (c) == 0xFF1B || (c) == 0xFF64)
 static PyObject *clause_ends(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t start, stop;
-    if (!PyArg_ParseTuple(args, "Unn", &text, &start, &stop)) return NULL;
+    int full = 0;
+    if (!PyArg_ParseTuple(args, "Unn|p", &text, &start, &stop, &full)) return NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
     if (stop > st->n) stop = st->n;
@@ -2935,15 +2940,24 @@ static PyObject *clause_ends(PyObject *self, PyObject *args) {
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     for (Py_ssize_t i = start; i < stop;) {
-        i = find_any4(st, i, stop, ',', ';', ',', ';');
+        if (full) FIND_FIRST(st, i, stop, c == ',' || c == ';' || IS_WIDE_CLAUSE(c));
+        else i = find_any4(st, i, stop, ',', ';', ',', ';');
         if (i >= stop) break;
+        int wide = full && IS_WIDE_CLAUSE(AT(i));
         Py_ssize_t e = i + 1;
-        while (e < stop && (AT(e) == ' ' || AT(e) == '\t')) e++;
-        if (e > i + 1 && append_cut(out, e) < 0) {
+        if (full)
+            while (e < stop && is_hspace(AT(e))) e++;
+        else
+            while (e < stop && (AT(e) == ' ' || AT(e) == '\t')) e++;
+        if (!wide && e == i + 1 && !(full && e < stop && AT(e) >= 0x80)) { /* a comma with nothing after it */
+            i++;
+            continue;
+        }
+        if (append_cut(out, e) < 0) {
             Py_DECREF(out);
             return NULL;
         }
-        i = e > i + 1 ? e : i + 1;
+        i = e;
     }
     return out;
 }
@@ -4778,7 +4792,7 @@ static PyMethodDef methods[] = {
     {"emote_hints", emote_hints, METH_VARARGS, "emote_hints(text, lo, hi) -> positions of emote hint characters where an emote may be"},
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
     {"clause_ends", clause_ends, METH_VARARGS,
-     "clause_ends(text, start, stop) -> the ends of boundaries._CLAUSE_ASCII's matches in text[start:stop]"},
+     "clause_ends(text, start, stop[, full]) -> the ends of boundaries._CLAUSE_ASCII's (_CLAUSE's) matches"},
     {"line_start_match", py_line_start_match, METH_VARARGS,
      "line_start_match(text, p) -> 1 or 0: line_starts.LINE_START matches at p; -1: the pattern must say"},
     {"line_start_hints", line_start_hints, METH_VARARGS,

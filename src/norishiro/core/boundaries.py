@@ -165,8 +165,8 @@ class Boundaries(FirstStarts):
             start = search_start(text, lo)
         if pattern is _LINE and compiled.active() and self.crlf:  # the same runs, found in C
             ends = compiled.native.line_ends(text, start, stop)
-        elif pattern is _CLAUSE_ASCII and compiled.active():  # a comma's spaces, found in C
-            ends = compiled.native.clause_ends(text, start, stop)
+        elif (pattern is _CLAUSE_ASCII or pattern is _CLAUSE) and compiled.active():  # found in C
+            ends = compiled.native.clause_ends(text, start, stop, pattern is _CLAUSE)
         elif pattern is _LINE_LF and text[start:stop].isspace():
             # white space alone ("\n"-only text): one run, to its last newline (the pattern: 20 µs)
             last = text.rfind("\n", start, stop)
