@@ -1300,3 +1300,42 @@ def test_the_compiled_clause_ends_are_the_patterns(text, start, stop):
     for pattern, full in ((boundaries._CLAUSE_ASCII, False), (boundaries._CLAUSE, True)):
         want = [m.end() for m in pattern.finditer(text, start, stop)]
         assert compiled.native.clause_ends(text, start, stop, full) == want, (text, start, stop, full)
+
+
+def test_the_compiled_word_scripts_are_the_patterns_scripts():
+    """Where ``_sentscan.word_script`` knows a character's script it is the regex module's
+    (\\p{Hiragana}, \\p{Han}, \\p{Katakana}), over every code point."""
+    from norishiro.core import compiled
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    hira, han, kata = (regex.compile(rf"\p{{{x}}}") for x in ("Hiragana", "Han", "Katakana"))
+    for cp in range(0x110000):
+        got = compiled.native.word_script(cp)
+        if got >= 0:
+            ch = chr(cp)
+            want = (1 if hira.match(ch) else 0) | (2 if han.match(ch) else 0) | (4 if kata.match(ch) else 0)
+            assert got == want, hex(cp)
+
+
+_WORD_ALPHABET = list(" \t\n\u3000/・／ーあかアカ漢々〆aZ09０Ａ(（「【。é\x1c") + ["𠀋", "ｱ", "ab "]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_WORD_ALPHABET), max_size=30), st.integers(0, 40), st.integers(0, 40))
+def test_the_compiled_word_ends_are_the_patterns(pieces, start, stop):
+    """``_sentscan.word_ends`` gives the ends of ``_WORD``'s matches (full) and of
+    ``_WORD_ASCII``'s, the look behind reading before ``start``; None only where it met a
+    script it does not know."""
+    from norishiro.core import boundaries, compiled
+
+    if not compiled.active():
+        pytest.skip("the compiled module is not built here")
+    text = "".join(pieces)
+    start, stop = min(start, len(text)), min(stop, len(text))
+    for pattern, full in ((boundaries._WORD_ASCII, False), (boundaries._WORD, True)):
+        got = compiled.native.word_ends(text, start, stop, full)
+        if got is None:
+            assert full and any(compiled.native.word_script(ord(c)) < 0 for c in text), text
+            continue
+        assert got == [m.end() for m in pattern.finditer(text, start, stop)], (text, start, stop, full)

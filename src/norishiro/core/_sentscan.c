@@ -2962,6 +2962,89 @@ static PyObject *clause_ends(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The scripts the word patterns ask of a character (boundaries._WORD's \p{Hiragana},
+   \p{Han}, \p{Katakana}): a mask of them, 0 for none, -1 where this code does not know it
+   (the pattern decides). None below the CJK radicals; kana, the unified ideographs, 々 〇
+   and the halfwidth katakana known; CJK punctuation, ー ・ and the fullwidth forms are none. */
+enum { W_HIRA = 1, W_HAN = 2, W_KATA = 4 };
+static int word_script(Py_UCS4 c) {
+    if (c < 0x2E80) return 0;
+    if (is_hira(c)) return W_HIRA;
+    if (is_kata(c) || (c >= 0xFF66 && c <= 0xFF6F) || (c >= 0xFF71 && c <= 0xFF9D)) return W_KATA;
+    if (is_han(c) || c == 0x3005 || c == 0x3007) return W_HAN;
+    if ((c >= 0x3000 && c <= 0x3004) || c == 0x3006 || (c >= 0x3008 && c <= 0x3020) || (c >= 0x3030 && c <= 0x3037) ||
+        (c >= 0x303C && c <= 0x303F) || c == 0x309B || c == 0x309C || c == 0x30A0 || c == 0x30FB || c == 0x30FC ||
+        (c >= 0xFF01 && c <= 0xFF65) || c == 0xFF70 || c == 0xFF9E || c == 0xFF9F)
+        return 0;
+    return -1;
+}
+
+static inline int is_fullwidth_alnum(Py_UCS4 c) {
+    return (c >= 0xFF10 && c <= 0xFF19) || (c >= 0xFF21 && c <= 0xFF3A) || (c >= 0xFF41 && c <= 0xFF5A);
+}
+static inline int is_ascii_word_space(Py_UCS4 c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* word_ends(text, start, stop, full) -> [m.end() for m in P.finditer(text, start, stop)] for P
+   boundaries._WORD (full) or _WORD_ASCII, or None where a script is not known here. Every
+   alternative but the first is empty and asks the character before (which may lie before
+   start) and the one at p, which is no white space, while the first takes white space
+   before one that is none: at most one match a position, in order. */
+static PyObject *word_ends(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t start, stop;
+    int full;
+    if (!PyArg_ParseTuple(args, "Unnp", &text, &start, &stop, &full)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (stop > st->n) stop = st->n;
+    if (start < 0) start = 0;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (Py_ssize_t p = start; p < stop; p++) {
+        Py_UCS4 c = AT(p);
+        if (full ? rx_space(c) : is_ascii_word_space(c)) { /* \s(?=\S) */
+            if (p + 1 < stop && !(full ? rx_space(AT(p + 1)) : is_ascii_word_space(AT(p + 1))) &&
+                append_cut(out, p + 1) < 0)
+                goto fail;
+            continue;
+        }
+        if (p == 0) continue;
+        Py_UCS4 prev = AT(p - 1);
+        int hit = prev == '/' || (full && (prev == 0x30FB || prev == 0xFF0F)); /* (?<=[・／/])(?=\S) */
+        if (!hit && full) {
+            int after3 = is_ascii_alnum(c) || c == '(' || c == 0xFF08 || c == 0x300C || c == 0x3010;
+            int cs = -2; /* the script of c, asked only where it decides */
+            if (!after3 && !is_fullwidth_alnum(c) && (cs = word_script(c)) == 0) continue; /* no alternative takes c */
+            int ps = word_script(prev);
+            if (ps < 0) goto unknown;
+            if (ps & W_HIRA) { /* (?<=\p{Hiragana})(?=[\p{Han}\p{Katakana}A-Za-z0-9Ａ-Ｚａ-ｚ０-９]) */
+                if (is_ascii_alnum(c) || is_fullwidth_alnum(c)) hit = 1;
+                else {
+                    if (cs == -2) cs = word_script(c);
+                    if (cs < 0) goto unknown;
+                    hit = (cs & (W_HAN | W_KATA)) != 0;
+                }
+            } else if ((ps & (W_HAN | W_KATA)) || prev == 0x30FC) /* (?<=[\p{Han}\p{Katakana}ー])(?=[A-Za-z0-9(（「【]) */
+                hit = after3;
+        }
+        if (hit && append_cut(out, p) < 0) goto fail;
+    }
+    return out;
+unknown:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* word_script(codepoint) -> word_script's mask (for tests) */
+static PyObject *py_word_script(PyObject *self, PyObject *arg) {
+    long v = PyLong_AsLong(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(word_script((Py_UCS4)v));
+}
+
 static PyObject *line_ends(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t start, stop;
@@ -4793,6 +4876,9 @@ static PyMethodDef methods[] = {
     {"glued_hint", glued_hint, METH_VARARGS, "glued_hint(text, a, b) -> 1 where a glued row may be, else 0"},
     {"clause_ends", clause_ends, METH_VARARGS,
      "clause_ends(text, start, stop[, full]) -> the ends of boundaries._CLAUSE_ASCII's (_CLAUSE's) matches"},
+    {"word_ends", word_ends, METH_VARARGS,
+     "word_ends(text, start, stop, full) -> the ends of boundaries._WORD's (_WORD_ASCII's) matches, or None"},
+    {"word_script", py_word_script, METH_O, "word_script(codepoint) -> 1 Hiragana, 2 Han, 4 Katakana, 0 none, -1 not known"},
     {"line_start_match", py_line_start_match, METH_VARARGS,
      "line_start_match(text, p) -> 1 or 0: line_starts.LINE_START matches at p; -1: the pattern must say"},
     {"line_start_hints", line_start_hints, METH_VARARGS,

@@ -9,9 +9,8 @@ uses these cuts never splits an emoji sequence, a combining mark or a CRLF.
 Sentence rules cover Japanese, English and both mixed (see ``sentence_cuts``). A full stop
 before a lower-case letter (``...up. to an``) is a sentence end in a text that starts its
 sentences in lower case, and a level of its own otherwise (``lower_sentence``: weaker than a
-sentence end, stronger than a comma, since it is usually one). They are
-regex-driven: candidate terminators are found with one pass of a compiled pattern, then
-checked locally, so the cost grows with the number of terminators, not characters.
+sentence end, stronger than a comma, since it is usually one). Candidate terminators are
+found in one pass, then checked locally: the cost grows with the terminators, not characters.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from .chars import snap as _snap
 from .first_starts import FirstStarts
 from .glued import glued_line_cuts, glued_near
 from .lazy import lazy
+from .level_ends import compiled_ends
 from .levels import CLAUSE, GRAPHEME, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level, parse_level
 from .line_starts import line_start_at, may_start_lines
 from .newlines import crlf_only, last_lf_cut, lf_only, no_newline, search_start
@@ -68,11 +68,11 @@ _WORD = regex.compile(
 # runs them several times faster
 _CLAUSE_ASCII = re.compile(r"[,;][\t ]+")
 _WORD_ASCII = re.compile(r"[\t\n\x0b\x0c\r ](?=[^\t\n\x0b\x0c\r ])|(?<=/)(?=[^\t\n\x0b\x0c\r ])")
+_IN_C = dict(zip((_CLAUSE_ASCII, _CLAUSE, _WORD_ASCII, _WORD), range(4)))  # compiled_ends' codes
 
 
 def _no_word_in(read: str) -> bool:
-    """``read`` holds no clause or word cut: it is white space alone, none of it \\x1c-\\x1f
-    (which the word patterns take for a word's character); every cut needs one after it."""
+    """No clause or word cut in ``read``: white space alone, none of it \\x1c-\\x1f (a word's character)."""
     return read.isspace() and not ("\x1c" in read or "\x1d" in read or "\x1e" in read or "\x1f" in read)
 
 
@@ -165,8 +165,8 @@ class Boundaries(FirstStarts):
             start = search_start(text, lo)
         if pattern is _LINE and compiled.active() and self.crlf:  # the same runs, found in C
             ends = compiled.native.line_ends(text, start, stop)
-        elif (pattern is _CLAUSE_ASCII or pattern is _CLAUSE) and compiled.active():  # found in C
-            ends = compiled.native.clause_ends(text, start, stop, pattern is _CLAUSE)
+        elif pattern in _IN_C and compiled.active():  # clause and word cuts, found in C
+            ends = compiled_ends(pattern, _IN_C[pattern], text, start, stop)
         elif pattern is _LINE_LF and text[start:stop].isspace():
             # white space alone ("\n"-only text): one run, to its last newline (the pattern: 20 µs)
             last = text.rfind("\n", start, stop)
