@@ -2921,6 +2921,19 @@ static Py_ssize_t line_break_at(State *st, Py_ssize_t i, Py_ssize_t stop) {
     return i + 1 < stop && AT(i + 1) == '\n' ? i + 2 : i + 1;
 }
 
+/* The arguments (text, start, stop[, flag]) of a search of text[start:stop] read into st,
+   start and stop clamped to the text, flag 0 when not given; the list the search fills, or
+   NULL with an error set. */
+static PyObject *window_search(PyObject *args, State *st, Py_ssize_t *start, Py_ssize_t *stop, int *flag) {
+    PyObject *text;
+    *flag = 0;
+    if (!PyArg_ParseTuple(args, "Unn|p", &text, start, stop, flag)) return NULL;
+    start_state(st, text, 0, 0);
+    if (*stop > st->n) *stop = st->n;
+    if (*start < 0) *start = 0;
+    return PyList_New(0);
+}
+
 /* clause_ends(text, start, stop[, full]) -> [m.end() for m in P.finditer(text, start, stop)]
    for P boundaries._CLAUSE_ASCII: after a "," or ";" the run of spaces and tabs that follows
    it, up to stop (at least one), the commas found four or eight at a time (find_any4); with
@@ -2929,15 +2942,10 @@ static Py_ssize_t line_break_at(State *st, Py_ssize_t i, Py_ssize_t stop) {
    character beyond ASCII follows. */
 #define IS_WIDE_CLAUSE(c) ((c) == 0x3001 || (c) == 0xFF0C || (c) == 0xFF1B || (c) == 0xFF64)
 static PyObject *clause_ends(PyObject *self, PyObject *args) {
-    PyObject *text;
-    Py_ssize_t start, stop;
-    int full = 0;
-    if (!PyArg_ParseTuple(args, "Unn|p", &text, &start, &stop, &full)) return NULL;
     State state, *st = &state;
-    start_state(st, text, 0, 0);
-    if (stop > st->n) stop = st->n;
-    if (start < 0) start = 0;
-    PyObject *out = PyList_New(0);
+    Py_ssize_t start, stop;
+    int full;
+    PyObject *out = window_search(args, st, &start, &stop, &full);
     if (!out) return NULL;
     for (Py_ssize_t i = start; i < stop;) {
         if (full) FIND_FIRST(st, i, stop, c == ',' || c == ';' || IS_WIDE_CLAUSE(c));
@@ -2990,15 +2998,10 @@ static inline int is_ascii_word_space(Py_UCS4 c) { return c == ' ' || (c >= '\t'
    start) and the one at p, which is no white space, while the first takes white space
    before one that is none: at most one match a position, in order. */
 static PyObject *word_ends(PyObject *self, PyObject *args) {
-    PyObject *text;
+    State state, *st = &state;
     Py_ssize_t start, stop;
     int full;
-    if (!PyArg_ParseTuple(args, "Unnp", &text, &start, &stop, &full)) return NULL;
-    State state, *st = &state;
-    start_state(st, text, 0, 0);
-    if (stop > st->n) stop = st->n;
-    if (start < 0) start = 0;
-    PyObject *out = PyList_New(0);
+    PyObject *out = window_search(args, st, &start, &stop, &full);
     if (!out) return NULL;
     for (Py_ssize_t p = start; p < stop; p++) {
         Py_UCS4 c = AT(p);
