@@ -2011,10 +2011,27 @@ static void window_range(PyObject *list, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_
     if (*b < *a) *b = *a;
 }
 
+/* The scripts the patterns ask of a character (\p{Hiragana}, \p{Han}, \p{Katakana} in
+   boundaries._WORD and line_starts.LINE_START): a mask of them, 0 for none, -1 where this
+   code does not know it (the pattern decides). None below the CJK radicals; kana, the
+   unified ideographs, 々 〇 and the halfwidth katakana known; CJK punctuation, ー ・ and the
+   fullwidth forms are none. */
+enum { W_HIRA = 1, W_HAN = 2, W_KATA = 4 };
+static int word_script(Py_UCS4 c) {
+    if (c < 0x2E80) return 0;
+    if (is_hira(c)) return W_HIRA;
+    if (is_kata(c) || (c >= 0xFF66 && c <= 0xFF6F) || (c >= 0xFF71 && c <= 0xFF9D)) return W_KATA;
+    if (is_han(c) || c == 0x3005 || c == 0x3007) return W_HAN;
+    if ((c >= 0x3000 && c <= 0x3004) || c == 0x3006 || (c >= 0x3008 && c <= 0x3020) || (c >= 0x3030 && c <= 0x3037) ||
+        (c >= 0x303C && c <= 0x303F) || c == 0x309B || c == 0x309C || c == 0x30A0 || c == 0x30FB || c == 0x30FC ||
+        (c >= 0xFF01 && c <= 0xFF65) || c == 0xFF70 || c == 0xFF9E || c == 0xFF9F)
+        return 0;
+    return -1;
+}
+
 /* line_starts.LINE_START read here: whether it matches at p, 1 or 0, or -1 where a character
    it reads is one whose class this code does not know for sure (beyond the BMP, or a
-   script test on a CJK block character other than kana and the unified ideographs): then
-   the pattern decides. Its label's name is [\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]
+   script word_script does not know): then the pattern decides. Its label's name is [\p{Han}\p{Katakana}\p{Hiragana}A-Za-z0-9ー・/\- ]
    of 1 to 16 characters, and none of those is ( （ : ： or a closing bracket, so the match
    needs no backtracking: the longest run, then its bracket and colon. */
 static int ls_decimal(const State *st, Py_ssize_t i) { /* \d at i: 1, 0, -1 unknown; 0 past the end */
@@ -2026,13 +2043,9 @@ static int ls_decimal(const State *st, Py_ssize_t i) { /* \d at i: 1, 0, -1 unkn
 
 static int ls_name_char(Py_UCS4 c) { /* the label name's class: 1, 0, -1 unknown */
     if (c < 128) return is_ascii_alnum(c) || c == '/' || c == '-' || c == ' ';
-    if (c < 0x2E80) return 0; /* no Han, kana or Katakana below the CJK radicals */
-    if (c == 0x30FC || c == 0x30FB || is_hira(c) || is_kata(c) || is_han(c)) return 1;
-    /* the CJK punctuation, the sound marks, ゠ and the fullwidth forms: Common script */
-    if ((c >= 0x3000 && c <= 0x3004) || (c >= 0x3008 && c <= 0x3020) || (c >= 0x3030 && c <= 0x3037) ||
-        (c >= 0x303C && c <= 0x303F) || c == 0x309B || c == 0x309C || c == 0x30A0 || (c >= 0xFF01 && c <= 0xFF65))
-        return 0;
-    return -1;
+    if (c == 0x30FC || c == 0x30FB) return 1;
+    int script = word_script(c);
+    return script < 0 ? -1 : script != 0;
 }
 
 static int line_start_label(const State *st, Py_ssize_t p) {
@@ -2122,10 +2135,8 @@ static PyObject *py_line_start_match(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t p;
     if (!PyArg_ParseTuple(args, "Un", &text, &p)) return NULL;
-    State state = {0}, *st = &state;
-    st->kind = PyUnicode_KIND(text);
-    st->data = PyUnicode_DATA(text);
-    st->n = PyUnicode_GET_LENGTH(text);
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
     return PyLong_FromLong(line_start_match(st, p));
 }
 
@@ -2970,27 +2981,11 @@ static PyObject *clause_ends(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* The scripts the word patterns ask of a character (boundaries._WORD's \p{Hiragana},
-   \p{Han}, \p{Katakana}): a mask of them, 0 for none, -1 where this code does not know it
-   (the pattern decides). None below the CJK radicals; kana, the unified ideographs, 々 〇
-   and the halfwidth katakana known; CJK punctuation, ー ・ and the fullwidth forms are none. */
-enum { W_HIRA = 1, W_HAN = 2, W_KATA = 4 };
-static int word_script(Py_UCS4 c) {
-    if (c < 0x2E80) return 0;
-    if (is_hira(c)) return W_HIRA;
-    if (is_kata(c) || (c >= 0xFF66 && c <= 0xFF6F) || (c >= 0xFF71 && c <= 0xFF9D)) return W_KATA;
-    if (is_han(c) || c == 0x3005 || c == 0x3007) return W_HAN;
-    if ((c >= 0x3000 && c <= 0x3004) || c == 0x3006 || (c >= 0x3008 && c <= 0x3020) || (c >= 0x3030 && c <= 0x3037) ||
-        (c >= 0x303C && c <= 0x303F) || c == 0x309B || c == 0x309C || c == 0x30A0 || c == 0x30FB || c == 0x30FC ||
-        (c >= 0xFF01 && c <= 0xFF65) || c == 0xFF70 || c == 0xFF9E || c == 0xFF9F)
-        return 0;
-    return -1;
-}
-
 static inline int is_fullwidth_alnum(Py_UCS4 c) {
     return (c >= 0xFF10 && c <= 0xFF19) || (c >= 0xFF21 && c <= 0xFF3A) || (c >= 0xFF41 && c <= 0xFF5A);
 }
-static inline int is_ascii_word_space(Py_UCS4 c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+/* the word patterns' white space: the regex module's \s, or its ASCII part (_WORD_ASCII) */
+static inline int word_space(Py_UCS4 c, int full) { return (full || c < 128) && rx_space(c); }
 
 /* word_ends(text, start, stop, full) -> [m.end() for m in P.finditer(text, start, stop)] for P
    boundaries._WORD (full) or _WORD_ASCII, or None where a script is not known here. Every
@@ -3005,10 +3000,8 @@ static PyObject *word_ends(PyObject *self, PyObject *args) {
     if (!out) return NULL;
     for (Py_ssize_t p = start; p < stop; p++) {
         Py_UCS4 c = AT(p);
-        if (full ? rx_space(c) : is_ascii_word_space(c)) { /* \s(?=\S) */
-            if (p + 1 < stop && !(full ? rx_space(AT(p + 1)) : is_ascii_word_space(AT(p + 1))) &&
-                append_cut(out, p + 1) < 0)
-                goto fail;
+        if (word_space(c, full)) { /* \s(?=\S) */
+            if (p + 1 < stop && !word_space(AT(p + 1), full) && append_cut(out, p + 1) < 0) goto fail;
             continue;
         }
         if (p == 0) continue;
