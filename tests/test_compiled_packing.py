@@ -9,9 +9,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from norishiro import iter_chunks
-from norishiro.chunkers import CHUNKERS
+from norishiro.chunkers import CHUNKERS, Region
+from norishiro.chunkers.base import PackingChunker
 from norishiro.core import compiled, compiled_packing, packer
-from norishiro.core.measure import CharMeasure
+from norishiro.core.boundaries import Boundaries
+from norishiro.core.measure import CharMeasure, CharSizer
 from norishiro.core.packer import Packer
 from test_properties import texts
 
@@ -117,6 +119,42 @@ def test_compiled_spans_are_the_packers(region, size, balance, strategy):
 
 
 @settings(max_examples=300, deadline=None)
+@given(_regions(), st.integers(1, 240), st.booleans(), st.sampled_from(["recursive", "sentences"]), st.booleans())
+@example(
+    ("word word word\n" * 15 + "an end.\n" * 2 + "word word word\n" * 2 + "an end.\nan end.", [], [(0, 1)], None),
+    61,
+    True,
+    "recursive",
+    False,
+)
+@example(
+    ("a\n\nb\n\ncccc\n\n", [(3, 12)], [], _TablePrefix("# H\n", [], [], [])), 11, False, "recursive", True
+)  # no fit
+def test_section_spans_are_the_regions_spans(region, size, balance, strategy, given_cuts):
+    """A chunker's spans from a region's lists, without the region, are those of the region
+    made and packed by the packer's own loop; None only where that loop must run."""
+    text, atoms, heads, prefix = region
+    chunker = CHUNKERS[strategy](_Config(balance))
+    paragraphs = Boundaries(text).paragraph_cuts() if given_cuts and "\r" not in text else None
+    got = chunker.section_spans(text, size, atoms, heads, prefix, paragraphs)
+    made = Region(text, 0, CharSizer(), CharMeasure(text), size, 0, prefix, atoms, heads, paragraphs)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(packer, "paragraph_spans", lambda p: None)
+        want = list(chunker.spans(made))
+    if got is None:  # another first level, an empty text, or plain text (no prefix, atom that fits or heading)
+        kept = Packer(text, CharMeasure(text), size, prefix=prefix, atoms=atoms, heads=heads)
+        plain = prefix is None and not (kept._atom_starts or kept._head_starts)
+        assert strategy == "sentences" or not text or plain
+    else:
+        assert got == want
+
+
+class _Config:
+    def __init__(self, balance: bool):
+        self.balance = balance
+
+
+@settings(max_examples=300, deadline=None)
 @given(_regions(), st.integers(1, 240))
 def test_the_atoms_kept_are_those_that_fit_with_their_prefix(region, size):
     """In characters the packer keeps the atoms whose length and prefix fit, asking the
@@ -146,6 +184,7 @@ _MARKDOWN = (
 def test_a_structured_page_gives_the_same_chunks(monkeypatch, size):
     got = [c.to_dict() for c in iter_chunks(_MARKDOWN, size=size)]
     monkeypatch.setattr(packer, "paragraph_spans", lambda p: None)
+    monkeypatch.setattr(PackingChunker, "section_spans", lambda *a: None)  # every region made, the packer's loop
     want = [c.to_dict() for c in iter_chunks(_MARKDOWN, size=size)]
     assert got == want
     assert any(c["embed_text"] != c["text"] for c in got) or size >= 900  # a table's header repeated

@@ -25,7 +25,7 @@ from .core.measure import CharSizer, Sizer, get_sizer
 from .core.structure import LabelledText, PlainText, Section
 from .document import Document
 from .errors import OptionError
-from .regions import OneChunk, OneChunkRun, Regions
+from .regions import OneChunk, OneChunkRun, Packed, Regions
 
 __all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
 
@@ -201,7 +201,10 @@ def iter_chunks(
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     whole = config.cross_sections or not chunker.sectioned
     by_length = type(sizer) is CharSizer and getattr(chunker, "whole_by_length", False)
-    regions = Regions(doc, config, sizer, structure, renderer, whole, getattr(chunker, "one_chunk", None), by_length)
+    # in characters without overlap the chunker may give a long section's spans from its lists
+    packed = getattr(chunker, "section_spans", None) if by_length and config.overlap <= 0 else None
+    one_chunk = getattr(chunker, "one_chunk", None)
+    regions = Regions(doc, config, sizer, structure, renderer, whole, one_chunk, by_length, packed)
     names = section_names(config.section_map)
     if excluded is not None:
         regions.excluded = excluded
@@ -238,8 +241,12 @@ def iter_chunks(
         varies = hasattr(prefix, "spans")
         v_starts, v_ends = prefix.spans() if varies else ((), ())
         base = prefix.base if varies else None
-        spans = chunker.spans(region)
-        for cur, batch in _runs(spans, offset, None if one is not None else regions.section_of):
+        spans = region.spans if type(region) is Packed else chunker.spans(region)
+        if one is not None and type(spans) is list and len(spans) <= _BATCH:
+            runs: Iterable[tuple[Section | None, list[Span]]] = ((None, spans),)  # no generator for one batch
+        else:
+            runs = _runs(spans, offset, None if one is not None else regions.section_of)
+        for cur, batch in runs:
             cur = one or cur
             if cur is not sec:  # a new section: named once
                 sec, heads = cur, cur.headings

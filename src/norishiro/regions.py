@@ -19,7 +19,7 @@ from .core.structure import Section
 from .document import Document
 from .errors import ContextHeaderError
 
-__all__ = ["Regions", "OneChunk", "OneChunkRun", "one_chunk_run"]
+__all__ = ["Regions", "OneChunk", "OneChunkRun", "Packed", "one_chunk_run"]
 
 
 class OneChunk(NamedTuple):
@@ -58,6 +58,15 @@ def one_chunk_run(starts: list[int], ends: list[int], k: int, size: int, t_start
     return k
 
 
+class Packed(NamedTuple):
+    """A region's spans that the chunker gave without a ``Region`` (``section_spans``): the
+    spans, where the region starts in the text, and its prefix."""
+
+    spans: list[tuple[int, int, int]]
+    offset: int
+    prefix: Callable[[int], str] | None
+
+
 class Regions:
     """The regions of one document (a section each, or the whole text), with the context
     header and a repeated table header counted in every chunk's budget."""
@@ -72,14 +81,19 @@ class Regions:
         whole: bool,
         one_chunk: Callable[[str, Measure, int, str], int | None] | None = None,
         by_length: bool = False,
+        packed: Callable[..., list[tuple[int, int, int]] | None] | None = None,
     ):
         """``one_chunk(text, measure, size, head)``: the chunker's size of a region that is
         one chunk (None if it is not); such a region is yielded as a :class:`OneChunk`.
         ``by_length``: ``one_chunk`` says a region is one chunk exactly when its head and text
-        together are at most ``size`` characters long (then no measure is made to ask it)."""
+        together are at most ``size`` characters long (then no measure is made to ask it).
+        ``packed(text, size, atoms, heads, prefix, paragraphs)``: the chunker's spans of the
+        region these make, or None (then the region is made): such spans come as a
+        :class:`Packed`."""
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
         self.one_chunk = one_chunk
         self.by_length = by_length and one_chunk is not None
+        self.packed = packed
         text = doc.text
         self.sections = structure.sections(text)
         self.atoms = atoms = structure.atoms(text)
@@ -178,7 +192,7 @@ class Regions:
         if h > self.config.size * 3 // 4:
             raise ContextHeaderError(self.doc.id, head, h, self.config.size, self.sizer.unit, list(self.renderer.keys))
 
-    def __iter__(self) -> Iterator[tuple[Region | OneChunk | OneChunkRun, Section | None]]:
+    def __iter__(self) -> Iterator[tuple[Region | OneChunk | OneChunkRun | Packed, Section | None]]:
         """Each region, with its section when it is one section (its chunks share the name).
         Most regions of a Markdown page are short sections: the work per region is kept to
         what that region has (no look-up for atoms, tables or a header it cannot have), one
@@ -205,14 +219,14 @@ class Regions:
 
     def _regions(
         self, selected: Iterable[OneChunkRun | tuple[int, int, list[Section]]]
-    ) -> Iterator[tuple[Region | OneChunk | OneChunkRun, Section | None]]:
+    ) -> Iterator[tuple[Region | OneChunk | OneChunkRun | Packed, Section | None]]:
         """``__iter__``'s regions of these spans (``_selected``'s, or ``_with_runs``'), a run
         passed on as it is."""
         text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
         checked: set[str] = set()
         atoms, starts, t_starts, t_ends = self.atoms, self.atom_starts, self.t_starts, self.t_ends
         active = self.renderer.active
-        one_chunk, by_length = self.one_chunk, self.by_length
+        one_chunk, by_length, packed = self.one_chunk, self.by_length, self.packed
         one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
         for item in selected:
             if type(item) is OneChunkRun:
@@ -241,8 +255,6 @@ class Regions:
                 if n is not None:
                     yield one_of((piece, a, n, first)), one
                     continue
-            if measure is None:
-                measure = sizer.measure(piece)
             prefix = self._prefix(a, b, head, one is not None)
             inside: list[tuple[int, int]] | tuple = ()
             if starts:
@@ -251,6 +263,13 @@ class Regions:
                     inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b]
             heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
             paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
+            if packed is not None:
+                spans = packed(piece, size, inside, heads, prefix, paragraphs)
+                if spans is not None:
+                    yield Packed(spans, a, prefix), one
+                    continue
+            if measure is None:
+                measure = sizer.measure(piece)
             yield Region(piece, a, sizer, measure, size, overlap, prefix, inside, heads, paragraphs), one
 
     def _paragraph_cuts(self, a: int, b: int) -> list[int] | None:

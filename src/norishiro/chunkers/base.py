@@ -15,12 +15,15 @@ from functools import cached_property, partial
 from typing import Protocol
 
 from ..core.boundaries import Boundaries
+from ..core.compiled_packing import section_spans
 from ..core.levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
-from ..core.measure import Measure, Sizer
+from ..core.measure import CharMeasure, CharSizer, Measure, Sizer
 from ..core.packer import Packer
 from ..core.plain import plain_spans
 
 __all__ = ["Region", "Chunker", "Span", "PackingChunker"]
+
+_CHARS = CharSizer()
 
 Span = tuple[int, int, int]  # start, end, size (of prefix + text), in the region's coordinates
 
@@ -144,6 +147,61 @@ class PackingChunker:
             if whole is not None:
                 return [(0, len(text), whole)]
         return self._packer(region).spans()
+
+    def section_spans(
+        self,
+        text: str,
+        size: int,
+        atoms: Sequence[tuple[int, int]],
+        heads: Sequence[tuple[int, int]],
+        prefix: Callable[[int], str] | None,
+        paragraphs: list[int] | None,
+    ) -> list[Span] | None:
+        """``spans`` of the region in characters without overlap that these make, where the
+        compiled paragraph search serves it, without a ``Region``, a measure or (unless that
+        search asks it) a packer: the long sections of a structured page. None: make the
+        region and ask ``spans``."""
+        if not self._sections_compiled:
+            return None
+        n = len(text)
+        if prefix is None:
+            if n <= size:
+                return [(0, n, n)] if n else None
+            if not (atoms or heads):  # plain text's path
+                return None
+        else:
+            first = len(prefix(0))
+            if n and first + n <= size:  # one_chunk's answer
+                return [(0, n, first + n)]
+        region = partial(Region, text, 0, _CHARS, CharMeasure(text), size, 0, prefix, atoms, heads, paragraphs)
+        return section_spans(
+            text,
+            paragraphs,
+            size,
+            atoms,
+            heads,
+            prefix,
+            self._line_next,
+            self._balance,
+            lambda bnd: self._packer(region(), bnd),
+        )
+
+    @cached_property
+    def _sections_compiled(self) -> bool:
+        """``section_spans`` serves: this class's ``spans`` and packer, which keeps atoms
+        and headings, its first end level the paragraph, none merged."""
+        cls = type(self)
+        return (
+            cls.spans is PackingChunker.spans
+            and cls._packer is PackingChunker._packer
+            and self.keeps_structure
+            and not self.merge_coarser
+            and min(self.end_levels, default=None) is PARAGRAPH
+        )
+
+    @cached_property
+    def _line_next(self) -> bool:  # the line is the second end level
+        return sorted(self.end_levels)[1:2] == [LINE]
 
     def _packer(self, region: Region, boundaries: Boundaries | None = None) -> Packer:
         keep = self.keeps_structure

@@ -11,17 +11,19 @@ paragraph). The packer's search alone is the reference (tests compare).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
 from . import compiled
+from .boundaries import Boundaries
 from .levels import LINE, PARAGRAPH
-from .plain import window_line_end
+from .plain import BALANCED_TAIL, window_line_end
 
 if TYPE_CHECKING:
     from .packer import Packer, Span
 
-__all__ = ["paragraph_spans"]
+__all__ = ["paragraph_spans", "section_spans"]
 
 
 def paragraph_spans(p: Packer) -> list[Span] | None:
@@ -59,6 +61,106 @@ def paragraph_spans(p: Packer) -> list[Span] | None:
         line_next,
         lines,
     )
+
+
+def section_spans(
+    text: str,
+    paragraphs: list[int] | None,
+    size: int,
+    atoms: Sequence[tuple[int, int]],
+    heads: Sequence[tuple[int, int]],
+    prefix: Callable[[int], str] | None,
+    line_next: bool,
+    balance: bool,
+    make_packer: Callable[[Boundaries], Packer],
+) -> list[Span] | None:
+    """``paragraph_spans`` of the packer that ``make_packer(boundaries)`` makes for a region
+    in characters without overlap (its first end level the paragraph, none merged; ``atoms``,
+    ``heads`` and ``prefix`` as the packer takes them; ``line_next``: the line is its second
+    end level), read from these lists: the packer is made only if the compiled search asks
+    its search (the long sections of a structured page, each of which made one before).
+    None where ``paragraph_spans`` would be None (the packer's loop must run)."""
+    n = len(text)
+    if not n or not compiled.active():
+        return None
+    vs: list[int] = []
+    ve: list[int] = []
+    base_len, plen = 0, _no_prefix
+    if prefix is not None:
+        if not hasattr(prefix, "spans"):  # a prefix that only a call says, per position
+            return None
+        vs, ve = prefix.spans()
+        base_len = len(prefix.base)
+        plen = partial(_prefix_len, prefix)
+    fit = _fitting(atoms, size, base_len, vs, ve, prefix) if atoms else ()
+    held = sorted((a, b) for a, b in heads if b > a)
+    if not (fit or held or prefix is not None):
+        return None
+    bnd = Boundaries(text, paragraphs=paragraphs)
+    return compiled.native.para_spans(
+        text,
+        bnd.paragraph_cuts(),
+        size,
+        prefix is not None,
+        [a for a, _ in fit],
+        [b for _, b in fit],
+        [a for a, _ in held],
+        [b for _, b in held],
+        base_len,
+        vs,
+        ve,
+        plen,
+        max(0, n - BALANCED_TAIL * size) if balance else n + 1,  # CharMeasure.back
+        _LazyStep(make_packer, bnd),
+        line_next,
+        bnd.soft_wrap_reading() if line_next and bnd.lf else None,
+    )
+
+
+def _fitting(
+    atoms: Sequence[tuple[int, int]],
+    size: int,
+    base_len: int,
+    vs: list[int],
+    ve: list[int],
+    prefix: Callable[[int], str] | None,
+) -> list[tuple[int, int]]:
+    """``Packer._fitting`` in characters: the atoms that fit ``size`` with the prefix in front
+    (``base_len`` long but in the spans ``vs``/``ve``, where ``prefix`` says it), in order."""
+    if not vs:
+        room = size - base_len
+        return sorted((a, b) for a, b in atoms if a < b <= a + room)
+    fit = []
+    for a, b in atoms:
+        if b > a:
+            k = bisect_right(vs, a) - 1
+            if (base_len if k < 0 or a >= ve[k] else len(prefix(a))) + b - a <= size:  # type: ignore[misc]
+                fit.append((a, b))
+    fit.sort()
+    return fit
+
+
+def _no_prefix(_s: int) -> int:
+    return 0
+
+
+def _prefix_len(prefix: Callable[[int], str], s: int) -> int:
+    """``Packer.plen`` in characters."""
+    return len(prefix(s))
+
+
+class _LazyStep:
+    """``_next_end`` of a packer made when first asked (most long sections never ask)."""
+
+    __slots__ = ("_make", "_bnd", "_packer")
+
+    def __init__(self, make: Callable[[Boundaries], Packer], bnd: Boundaries):
+        self._make, self._bnd, self._packer = make, bnd, None
+
+    def __call__(self, s: int) -> int:
+        if self._packer is None:
+            self._packer = self._make(self._bnd)
+        return _next_end(self._packer, s)
 
 
 def _next_end(p: Packer, s: int) -> int:
