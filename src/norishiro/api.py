@@ -202,9 +202,9 @@ def iter_chunks(
     whole = config.cross_sections or not chunker.sectioned
     by_length = type(sizer) is CharSizer and getattr(chunker, "whole_by_length", False)
     # in characters without overlap the chunker may give a long section's spans from its lists
-    packed = getattr(chunker, "section_spans", None) if by_length and config.overlap <= 0 else None
+    packing = chunker if by_length and config.overlap <= 0 and hasattr(chunker, "text_section_spans") else None
     one_chunk = getattr(chunker, "one_chunk", None)
-    regions = Regions(doc, config, sizer, structure, renderer, whole, one_chunk, by_length, packed)
+    regions = Regions(doc, config, sizer, structure, renderer, whole, one_chunk, by_length, packing)
     names = section_names(config.section_map)
     if excluded is not None:
         regions.excluded = excluded

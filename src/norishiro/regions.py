@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import NamedTuple
 
 from .chunkers import Region
@@ -81,19 +82,20 @@ class Regions:
         whole: bool,
         one_chunk: Callable[[str, Measure, int, str], int | None] | None = None,
         by_length: bool = False,
-        packed: Callable[..., list[tuple[int, int, int]] | None] | None = None,
+        packing=None,
     ):
         """``one_chunk(text, measure, size, head)``: the chunker's size of a region that is
         one chunk (None if it is not); such a region is yielded as a :class:`OneChunk`.
         ``by_length``: ``one_chunk`` says a region is one chunk exactly when its head and text
         together are at most ``size`` characters long (then no measure is made to ask it).
-        ``packed(text, size, atoms, heads, prefix, paragraphs)``: the chunker's spans of the
-        region these make, or None (then the region is made): such spans come as a
-        :class:`Packed`."""
+        ``packing``: a chunker whose ``section_spans(text, size, atoms, heads, prefix,
+        paragraphs)`` gives the spans of the region these make, or None (then the region is
+        made), and ``text_section_spans`` the same read from the document's lists: such spans
+        come as a :class:`Packed`."""
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
         self.one_chunk = one_chunk
         self.by_length = by_length and one_chunk is not None
-        self.packed = packed
+        self.packing = packing
         text = doc.text
         self.sections = structure.sections(text)
         self.atoms = atoms = structure.atoms(text)
@@ -115,6 +117,21 @@ class Regions:
             and not (config.sections_include or config.sections_exclude)
         )
         self.ends = [x.end for x in self.sections] if self._runs else []  # read by the runs alone
+        # a long section's spans read from the document's lists (made for the first), where
+        # its paragraph cuts are the line scan's and a table's header is its only prefix
+        self._by_lists = packing is not None and self._runs and self.paragraphs is not None
+        self._lists: tuple[list[int], ...] | None = None
+
+    def _document_lists(self) -> tuple[list[int], ...]:
+        """What ``text_section_spans`` reads: the paragraph ends and suspects, the atoms'
+        starts and ends, the tables' body starts and ends and their header's size where it
+        is repeated (``_with_table``'s room), else 0."""
+        if self._lists is None:
+            half, (p_ends, suspects) = self.config.size // 2, self.paragraphs
+            heads = [len(x.header) if len(x.header) <= half else 0 for x in self.tables]
+            ends = [x.end for x in self.atoms]
+            self._lists = (p_ends, suspects or [], self.atom_starts, ends, self.t_starts, self.t_ends, heads)
+        return self._lists
 
     def section_of(self, pos: int) -> Section:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
@@ -222,11 +239,11 @@ class Regions:
     ) -> Iterator[tuple[Region | OneChunk | OneChunkRun | Packed, Section | None]]:
         """``__iter__``'s regions of these spans (``_selected``'s, or ``_with_runs``'), a run
         passed on as it is."""
-        text, sizer, size, overlap = self.doc.text, self.sizer, self.config.size, self.config.overlap
+        text, sizer, size = self.doc.text, self.sizer, self.config.size
         checked: set[str] = set()
-        atoms, starts, t_starts, t_ends = self.atoms, self.atom_starts, self.t_starts, self.t_ends
+        t_starts, t_ends = self.t_starts, self.t_ends
         active = self.renderer.active
-        one_chunk, by_length, packed = self.one_chunk, self.by_length, self.packed
+        one_chunk, by_length, packing, by_lists = self.one_chunk, self.by_length, self.packing, self._by_lists
         one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
         for item in selected:
             if type(item) is OneChunkRun:
@@ -238,7 +255,6 @@ class Regions:
                 head = self.header_at(a)
                 self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
-            piece = text[a:b]
             measure = None
             if one_chunk is not None:
                 # the prefix at the region's start, which is all a chunk of it that is
@@ -250,27 +266,44 @@ class Regions:
                     n = len(first) + b - a if b > a else size + 1
                     n = n if n <= size else None
                 else:
+                    piece = text[a:b]
                     measure = sizer.measure(piece)
                     n = one_chunk(piece, measure, size, first)
                 if n is not None:
-                    yield one_of((piece, a, n, first)), one
+                    yield one_of((text[a:b], a, n, first)), one
                     continue
-            prefix = self._prefix(a, b, head, one is not None)
-            inside: list[tuple[int, int]] | tuple = ()
-            if starts:
-                i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
-                if j > i:
-                    inside = [(x.start - a, x.end - a) for x in atoms[i:j] if x.end <= b]
-            heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
+            if by_lists and one is not None:
+                made = partial(self._region, a, b, secs, head)
+                got = packing.text_section_spans(text, a, b, size, self._document_lists(), one.body, made)
+                if got is not None:
+                    _piece, spans, in_body = got
+                    yield Packed(spans, a, self._table_prefix(a, b, head) if in_body else None), one
+                    continue
             paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
-            if packed is not None:
-                spans = packed(piece, size, inside, heads, prefix, paragraphs)
+            region = self._region(a, b, secs, head, text[a:b], paragraphs, measure)
+            if packing is not None:
+                spans = packing.section_spans(region.text, size, region.atoms, region.heads, region.prefix, paragraphs)
                 if spans is not None:
-                    yield Packed(spans, a, prefix), one
+                    yield Packed(spans, a, region.prefix), one
                     continue
-            if measure is None:
-                measure = sizer.measure(piece)
-            yield Region(piece, a, sizer, measure, size, overlap, prefix, inside, heads, paragraphs), one
+            yield region, one
+
+    def _region(
+        self, a: int, b: int, secs: list[Section], head: str, piece: str, paragraphs: list[int] | None, measure=None
+    ) -> Region:
+        """The region of ``piece`` (``text[a:b]``, sections ``secs``, header ``head``)."""
+        prefix = self._prefix(a, b, head, len(secs) == 1)
+        inside: list[tuple[int, int]] | tuple = ()
+        starts = self.atom_starts
+        if starts:
+            i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
+            if j > i:
+                inside = [(x.start - a, x.end - a) for x in self.atoms[i:j] if x.end <= b]
+        heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
+        if measure is None:
+            measure = self.sizer.measure(piece)
+        c = self.config
+        return Region(piece, a, self.sizer, measure, c.size, c.overlap, prefix, inside, heads, paragraphs)
 
     def _paragraph_cuts(self, a: int, b: int) -> list[int] | None:
         """The paragraph cuts of ``text[a:b]``, in its coordinates, from the whole text's

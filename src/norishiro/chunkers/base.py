@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Protocol
 
+from ..core import compiled
 from ..core.boundaries import Boundaries
-from ..core.compiled_packing import section_spans
+from ..core.compiled_packing import LazyStep, section_spans
 from ..core.levels import CLAUSE, LEVELS, LINE, LOWER_SENTENCE, PARAGRAPH, SENTENCE, WORD, Level
 from ..core.measure import CharMeasure, CharSizer, Measure, Sizer
 from ..core.packer import Packer
-from ..core.plain import plain_spans
+from ..core.plain import BALANCED_TAIL, plain_spans
 
 __all__ = ["Region", "Chunker", "Span", "PackingChunker"]
 
@@ -185,6 +186,36 @@ class PackingChunker:
             self._balance,
             lambda bnd: self._packer(region(), bnd),
         )
+
+    def text_section_spans(
+        self,
+        text: str,
+        a: int,
+        b: int,
+        size: int,
+        lists: tuple[list[int], ...],
+        body: int,
+        make_region: Callable[[str, list[int]], Region],
+    ) -> tuple[str, list[Span], bool] | None:
+        """``section_spans`` of the section ``text[a:b]`` (its heading's text from ``body``),
+        read from the document's lists (``_sentscan.section_spans``: paragraph ends and
+        suspects, atom starts and ends, table body starts, ends and header sizes) without
+        making the section's own: ``(piece, spans, in_body)``, or None (make the region).
+        ``make_region(piece, paragraph_cuts)``: the region, for the packer's search where
+        the compiled one asks it. A section with a line break other than "\n" is None."""
+        if not (self._sections_compiled and compiled.active()):
+            return None
+        line_next = self._line_next
+
+        def make(piece: str, cuts: list[int]) -> tuple[tuple | None, Callable[[int], int]] | None:
+            bnd = Boundaries(piece, paragraphs=cuts)
+            if not bnd.lf:  # another line break: its boundaries find their own paragraph cuts
+                return None
+            lines = bnd.soft_wrap_reading() if line_next else None
+            return lines, LazyStep(lambda made: self._packer(make_region(piece, cuts), made), bnd)
+
+        tail = BALANCED_TAIL if self._balance else 0
+        return compiled.native.section_spans(text, a, b, size, *lists, body, tail, line_next, make)
 
     @cached_property
     def _sections_compiled(self) -> bool:

@@ -4559,6 +4559,7 @@ typedef struct {
     int prefixed, line_next, failed; /* line_next: the line is the second end level */
     Py_ssize_t *para, np, *as, *ae, na, *hs, *hb, nh, *vs, *ve, nv;
     PyObject *plen; /* the packer's plen, asked where the prefix holds a table's header */
+    const Py_ssize_t *vl; /* or, given, the prefix's size in each vary span (plen not asked) */
     Py_ssize_t asked, answer; /* its last answer (a chunk's start is asked four times) */
     /* with lines (a "\n"-only text): its soft-wrap reading, read once, and the paragraph
        cuts as given (hard_lf_at reads the list) */
@@ -4570,6 +4571,7 @@ static Py_ssize_t pack_plen(Pack *p, Py_ssize_t s) { /* Packer.plen; an error se
     if (!p->prefixed) return 0;
     Py_ssize_t i = after_all(p->vs, p->nv, s) - 1;
     if (i < 0 || s >= p->ve[i]) return p->base_len;
+    if (p->vl) return p->vl[i];
     if (s == p->asked) return p->answer;
     PyObject *got = PyObject_CallFunction(p->plen, "n", s);
     Py_ssize_t v = got ? PyLong_AsSsize_t(got) : -1;
@@ -4772,6 +4774,51 @@ static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
     return white_alone(text, s, e) ? -1 : e; /* white space alone: the packer looks past it */
 }
 
+/* The packer's spans of p's text: each end where pack_find_end finds it, else step(start)
+   (the packer's own search). NULL with an error set. Searched as Python's bisect searches:
+   the same answers, sorted or not. */
+static PyObject *pack_run(Pack *p, PyObject *text, PyObject *step) {
+    PyObject *spans = PyList_New(0);
+    if (!spans) return NULL;
+    Py_ssize_t s = 0, e = 0;
+    while (e < p->n) {
+        Py_ssize_t next = pack_find_end(p, text, e);
+        if (p->failed || next == -2) goto fail;
+        if (next < 0) { /* the packer's search */
+            PyObject *got = PyObject_CallFunction(step, "n", e);
+            if (!got) goto fail;
+            next = PyLong_AsSsize_t(got);
+            Py_DECREF(got);
+            if (next == -1 && PyErr_Occurred()) goto fail;
+        }
+        if (next <= e) {
+            PyErr_Format(PyExc_ValueError, "para_spans: no progress at %zd", e);
+            goto fail;
+        }
+        s = e, e = next;
+        Py_ssize_t size = pack_plen(p, s) + e - s;
+        if (p->failed || append_span(spans, s, e, size) < 0) goto fail;
+    }
+    return spans;
+fail:
+    Py_DECREF(spans);
+    return NULL;
+}
+
+/* p's lines from (soft_wraps, is_soft, widths: dict) or None; -1 with an error set */
+static int pack_lines(Pack *p, PyObject *lines, PyObject *paras) {
+    if (lines == Py_None) return 0;
+    if (!(PyTuple_Check(lines) && PyTuple_GET_SIZE(lines) == 3 && PyCallable_Check(PyTuple_GET_ITEM(lines, 1)) &&
+          PyDict_Check(PyTuple_GET_ITEM(lines, 2)))) {
+        PyErr_SetString(PyExc_TypeError, "para_spans: lines must be None or (soft_wraps, is_soft, widths: dict)");
+        return -1;
+    }
+    p->lines = 1, p->paras = paras; /* read once: every line-level end asks it */
+    p->is_soft = PyTuple_GET_ITEM(lines, 1), p->widths = PyTuple_GET_ITEM(lines, 2);
+    p->soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(lines, 0));
+    return p->soft_wraps < 0 ? -1 : 0;
+}
+
 /* a list of ints as an array (PyMem_Free it); NULL with an error set */
 static Py_ssize_t *int_array(PyObject *list, Py_ssize_t *len) {
     if (!PyList_Check(list)) {
@@ -4804,16 +4851,7 @@ static PyObject *para_spans(PyObject *self, PyObject *args) {
                           &lists[3], &lists[4], &p.base_len, &lists[5], &lists[6], &p.plen, &p.balance_from, &step,
                           &p.line_next, &lines))
         return NULL;
-    if (lines != Py_None && !(PyTuple_Check(lines) && PyTuple_GET_SIZE(lines) == 3 &&
-                              PyCallable_Check(PyTuple_GET_ITEM(lines, 1)) && PyDict_Check(PyTuple_GET_ITEM(lines, 2)))) {
-        PyErr_SetString(PyExc_TypeError, "para_spans: lines must be None or (soft_wraps, is_soft, widths: dict)");
-        return NULL;
-    }
-    if (lines != Py_None) { /* read once: every line-level end asks it */
-        p.lines = 1, p.paras = lists[0];
-        p.is_soft = PyTuple_GET_ITEM(lines, 1), p.widths = PyTuple_GET_ITEM(lines, 2);
-        if ((p.soft_wraps = PyObject_IsTrue(PyTuple_GET_ITEM(lines, 0))) < 0) return NULL;
-    }
+    if (pack_lines(&p, lines, lists[0]) < 0) return NULL;
     Py_ssize_t **arrays[7] = {&p.para, &p.as, &p.ae, &p.hs, &p.hb, &p.vs, &p.ve};
     Py_ssize_t got_len[7] = {0};
     PyObject *spans = NULL;
@@ -4832,34 +4870,139 @@ static PyObject *para_spans(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "para_spans: size must be positive");
         goto fail;
     }
-    spans = PyList_New(0);
-    if (!spans) goto fail;
-    /* searched as Python's bisect searches: the same answers, sorted or not */
-    Py_ssize_t s = 0, e = 0;
-    while (e < p.n) {
-        Py_ssize_t next = pack_find_end(&p, text, e);
-        if (p.failed || next == -2) goto fail;
-        if (next < 0) { /* the packer's search */
-            PyObject *got = PyObject_CallFunction(step, "n", e);
-            if (!got) goto fail;
-            next = PyLong_AsSsize_t(got);
-            Py_DECREF(got);
-            if (next == -1 && PyErr_Occurred()) goto fail;
-        }
-        if (next <= e) {
-            PyErr_Format(PyExc_ValueError, "para_spans: no progress at %zd", e);
-            goto fail;
-        }
-        s = e, e = next;
-        Py_ssize_t size = pack_plen(&p, s) + e - s;
-        if (p.failed || append_span(spans, s, e, size) < 0) goto fail;
-    }
-    for (int k = 0; k < made; k++) PyMem_Free(*arrays[k]);
-    return spans;
+    spans = pack_run(&p, text, step);
 fail:
     for (int k = 0; k < made; k++) PyMem_Free(*arrays[k]);
+    return spans;
+}
+
+/* section_spans(text, a, b, size, paras, suspects, atom_starts, atom_ends, t_starts, t_ends,
+   t_lens, body, tail, line_next, make) -> (piece, spans, in_body) | None
+
+   para_spans for the section text[a:b] of a document in characters, read from the
+   document's lists as the regions keep them, without the region's own lists made in Python:
+   its paragraph cuts are the document's (paras, with suspects: where a cut may be moved,
+   sorted) when the regions would take them (its first character no white space, its end
+   the text's or after a "\n", no suspect in it); its atoms those of atom_starts / atom_ends
+   (sorted, disjoint) that lie in it and fit with their prefix; its heading (a, body) when
+   body > a; its prefix, where a table (t_starts: where each table's body starts, t_ends,
+   t_lens: the size of its repeated header, 0 where it does not repeat) overlaps it, the
+   header in that table's body and nothing elsewhere. tail: the last chunks share the rest
+   evenly over this many budgets (0: not balanced). make(piece, paragraph_cuts) -> (lines,
+   step) gives para_spans' lines and the packer's search, or None where the piece's own
+   boundaries would not take these cuts. None where para_spans does not serve (the regions
+   then make the region): the paragraph cuts not taken, no atom that fits, no heading and
+   no table, or make's None. in_body: a chunk starts in a table's body (its prefix
+   is then asked). A section that is one chunk is said as one without make. */
+static PyObject *section_spans(PyObject *self, PyObject *args) {
+    PyObject *text, *paras, *suspects, *as_, *ae_, *ts, *te, *tl, *make;
+    Py_ssize_t a, b, size, body, tail;
+    int line_next;
+    if (!PyArg_ParseTuple(args, "UnnnO!O!O!O!O!O!O!nniO", &text, &a, &b, &size, &PyList_Type, &paras, &PyList_Type,
+                          &suspects, &PyList_Type, &as_, &PyList_Type, &ae_, &PyList_Type, &ts, &PyList_Type, &te,
+                          &PyList_Type, &tl, &body, &tail, &line_next, &make))
+        return NULL;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    if (PyList_GET_SIZE(as_) != PyList_GET_SIZE(ae_) || PyList_GET_SIZE(ts) != PyList_GET_SIZE(te) ||
+        PyList_GET_SIZE(ts) != PyList_GET_SIZE(tl)) {
+        PyErr_SetString(PyExc_ValueError, "section_spans: paired lists of unequal length");
+        return NULL;
+    }
+    if (size <= 0 || a < 0 || b > len) {
+        PyErr_SetString(PyExc_ValueError, "section_spans: size must be positive, 0 <= a and b <= len(text)");
+        return NULL;
+    }
+    /* Regions._paragraph_cuts: the document's cuts where they are the section's */
+    if (a >= b || Py_UNICODE_ISSPACE(PyUnicode_READ_CHAR(text, a))) Py_RETURN_NONE;
+    if (b < len && PyUnicode_READ_CHAR(text, b - 1) != '\n') Py_RETURN_NONE;
+    if (PyList_GET_SIZE(suspects) && index_after(suspects, a) != index_after(suspects, b - 1)) Py_RETURN_NONE;
+    Pack p;
+    memset(&p, 0, sizeof p);
+    p.asked = -1, p.size = size, p.line_next = line_next, p.n = b - a;
+    p.balance_from = tail > 0 ? (p.n - tail * size > 0 ? p.n - tail * size : 0) : p.n + 1; /* CharMeasure.back */
+    PyObject *piece = NULL, *cuts = NULL, *made = NULL, *spans = NULL, *out = NULL;
+    Py_ssize_t *buf = NULL;
+    /* the tables overlapping the section (Regions._prefix), their bodies' spans from lo on */
+    Py_ssize_t k = index_after(ts, b) - 1, lo = index_after(ts, a) - 1, hi = k + 1;
+    p.prefixed = k >= 0 && item_at(te, k) > a;
+    if (lo < 0) lo = 0;
+    Py_ssize_t i0 = index_after(as_, a - 1), i1 = index_after(as_, b - 1); /* bisect_left */
+    Py_ssize_t nv = p.prefixed ? hi - lo : 0, na = i1 - i0;
+    buf = PyMem_Malloc(((nv + na) * 3 + 2) * sizeof(Py_ssize_t));
+    if (!buf) return PyErr_NoMemory();
+    Py_ssize_t *vs = buf, *ve = vs + nv, *vl = ve + nv, *fs = vl + nv, *fe = fs + na, *hd = fe + na;
+    for (Py_ssize_t j = 0; j < nv; j++) {
+        vs[j] = item_at(ts, lo + j) - a, ve[j] = item_at(te, lo + j) - a, vl[j] = item_at(tl, lo + j);
+        if (vl[j] < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "section_spans: a negative header size");
+    }
+    p.vs = vs, p.ve = ve, p.vl = vl, p.nv = nv;
+    /* Packer._fitting: the atoms inside the section that fit with their prefix, in order */
+    Py_ssize_t nf = 0;
+    int unsorted = 0; /* atoms out of order (another structure's): the regions sort them */
+    for (Py_ssize_t j = i0; j < i1 && !PyErr_Occurred() && !unsorted; j++) {
+        Py_ssize_t s = item_at(as_, j), e = item_at(ae_, j);
+        if (e > b || e <= s) continue;
+        if (pack_plen(&p, s - a) + e - s > size) continue;
+        unsorted = nf && (s - a < fs[nf - 1] || (s - a == fs[nf - 1] && e - a < fe[nf - 1]));
+        fs[nf] = s - a, fe[nf] = e - a, nf++;
+    }
+    if (PyErr_Occurred()) goto done;
+    p.as = fs, p.ae = fe, p.na = nf;
+    if (body > a) hd[0] = 0, hd[1] = body - a, p.hs = hd, p.hb = hd + 1, p.nh = 1;
+    if (unsorted || !(nf || p.nh || p.prefixed)) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    piece = PyUnicode_Substring(text, a, b);
+    Py_ssize_t c0 = index_after(paras, a), c1 = index_after(paras, b - 1);
+    cuts = piece ? PyList_New(c1 - c0) : NULL;
+    if (!cuts) goto done;
+    for (Py_ssize_t j = c0; j < c1; j++) {
+        PyObject *v = PyLong_FromSsize_t(item_at(paras, j) - a);
+        if (!v) goto done;
+        PyList_SET_ITEM(cuts, j - c0, v);
+    }
+    Py_ssize_t first = pack_plen(&p, 0);
+    if (first + p.n <= size) { /* one chunk (PackingChunker.one_chunk) */
+        spans = PyList_New(0);
+        if (!spans || append_span(spans, 0, p.n, first + p.n) < 0) goto done;
+    } else {
+        made = PyObject_CallFunctionObjArgs(make, piece, cuts, NULL);
+        if (!made) goto done;
+        if (made == Py_None) { /* the piece's own boundaries would not take these cuts */
+            out = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) != 2) {
+            PyErr_SetString(PyExc_TypeError, "section_spans: make must give (lines, step) or None");
+            goto done;
+        }
+        if (pack_lines(&p, PyTuple_GET_ITEM(made, 0), cuts) < 0) goto done;
+        p.np = c1 - c0;
+        p.para = PyMem_Malloc((p.np ? p.np : 1) * sizeof(Py_ssize_t));
+        if (!p.para) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t j = 0; j < p.np; j++) p.para[j] = item_at(paras, c0 + j) - a;
+        spans = pack_run(&p, piece, PyTuple_GET_ITEM(made, 1));
+        if (!spans) goto done;
+    }
+    int in_body = 0;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(spans) && nv && !in_body; j++) {
+        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(PyList_GET_ITEM(spans, j), 0));
+        Py_ssize_t t = after_all(vs, nv, s) - 1;
+        in_body = t >= 0 && s < ve[t];
+    }
+    out = Py_BuildValue("(OOO)", piece, spans, in_body ? Py_True : Py_False);
+done:
+    PyMem_Free(p.para);
+    PyMem_Free(buf);
+    Py_XDECREF(piece);
+    Py_XDECREF(cuts);
+    Py_XDECREF(made);
     Py_XDECREF(spans);
-    return NULL;
+    return out;
 }
 
 static PyMethodDef methods[] = {
@@ -4947,6 +5090,9 @@ static PyMethodDef methods[] = {
      "fits, balanced from balance_from on; -1: none, -2: no cut"},
     {"token_ends", token_ends, METH_VARARGS,
      "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id), as bytes of int64"},
+    {"section_spans", section_spans, METH_VARARGS,
+     "section_spans(text, a, b, size, paras, suspects, atom_starts, atom_ends, t_starts, t_ends, t_lens, body, tail, "
+     "line_next, make) -> (piece, spans, in_body) | None"},
     {"para_spans", para_spans, METH_VARARGS,
      "para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies, base_len, vary_starts, "
      "vary_ends, plen, balance_from, step, line_next, lines=None) -> the spans, the paragraph level's ends (and with lines "

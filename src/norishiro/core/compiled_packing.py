@@ -23,7 +23,7 @@ from .plain import BALANCED_TAIL, window_line_end
 if TYPE_CHECKING:
     from .packer import Packer, Span
 
-__all__ = ["paragraph_spans", "section_spans"]
+__all__ = ["paragraph_spans", "section_spans", "LazyStep"]
 
 
 def paragraph_spans(p: Packer) -> list[Span] | None:
@@ -111,7 +111,7 @@ def section_spans(
         ve,
         plen,
         max(0, n - BALANCED_TAIL * size) if balance else n + 1,  # CharMeasure.back
-        _LazyStep(make_packer, bnd),
+        LazyStep(make_packer, bnd),
         line_next,
         bnd.soft_wrap_reading() if line_next and bnd.lf else None,
     )
@@ -149,7 +149,7 @@ def _prefix_len(prefix: Callable[[int], str], s: int) -> int:
     return len(prefix(s))
 
 
-class _LazyStep:
+class LazyStep:
     """``_next_end`` of a packer made when first asked (most long sections never ask)."""
 
     __slots__ = ("_make", "_bnd", "_packer")
