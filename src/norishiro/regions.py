@@ -272,7 +272,7 @@ class Regions:
                 if n is not None:
                     yield one_of((text[a:b], a, n, first)), one
                     continue
-            if by_lists and one is not None:
+            if by_lists and one is not None and (one.body > a or self.atoms):  # else plain text's path
                 made = partial(self._region, a, b, secs, head)
                 got = packing.text_section_spans(text, a, b, size, self._document_lists(), one.body, made)
                 if got is not None:
@@ -281,7 +281,7 @@ class Regions:
                     continue
             paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
             region = self._region(a, b, secs, head, text[a:b], paragraphs, measure)
-            if packing is not None:
+            if packing is not None and (region.atoms or region.heads or region.prefix is not None):
                 spans = packing.section_spans(region.text, size, region.atoms, region.heads, region.prefix, paragraphs)
                 if spans is not None:
                     yield Packed(spans, a, region.prefix), one
