@@ -12,9 +12,11 @@ change to aim at (RESULTS §14, §15). Three reports, CPU time, characters at 2,
   document follows the other's run), with ``--overlap N`` both overlapping by N characters;
   and how many chunks plain and structure-aware chunking make.
 * ``structure``: where structure-aware chunking's time goes on a shape: the candidate
-  lines ``find_sections`` tests in Python (and of what kind), the regions and chunks, and
-  the time of finding sections and atoms, of making the regions, of packing them, and of the
-  whole ``iter_chunks``, each adding to the one before; and a floor: plain text's time with
+  lines ``find_sections`` tests in Python (and of what kind), the regions (of what kind) and
+  chunks, and the time of finding sections and atoms, of making the regions as
+  ``iter_chunks`` makes them (a long section's spans read from the document's lists there),
+  of packing the regions made whole, and of the whole ``iter_chunks``, each adding to the
+  one before; and a floor: plain text's time with
   its paragraph pass and chunk objects traded for what structure on cannot do without, as
   compiled today (the line scan, the table and code atoms, a chunk object per chunk).
 
@@ -164,6 +166,7 @@ def loop(docs: list[str], reps: int, overlap: int = 0) -> None:
 
 def structure(docs: list[str], reps: int) -> None:
     from norishiro import api
+    from norishiro.chunkers import Region
     from norishiro.core import structure as st
     from norishiro.regions import Regions
 
@@ -179,8 +182,9 @@ def structure(docs: list[str], reps: int) -> None:
                 first = d[m.start() : m.start() + 40].lstrip(" \t")[:1]
                 kinds[first if first in "#`~[" else "other"] += 1
 
-    def regions(d):
-        return Regions(api._as_document(d), config, sizer, st.LabelledText(), renderer, whole=False)
+    def regions(d):  # as iter_chunks makes them: short sections said by length, long ones packed from lists
+        doc = api._as_document(d)
+        return Regions(doc, config, sizer, st.LabelledText(), renderer, False, chunker.one_chunk, True, chunker)
 
     def found():
         for d in docs:
@@ -196,14 +200,17 @@ def structure(docs: list[str], reps: int) -> None:
     def packed():
         for d in docs:
             for r, _ in regions(d):
-                for _ in chunker.spans(r):
-                    pass
+                if type(r) is Region:  # the others are chunks already, or their spans
+                    for _ in chunker.spans(r):
+                        pass
 
-    n_regions = sum(1 for d in docs for _ in regions(d))
+    kinds_made = Counter(type(r).__name__ for d in docs for r, _ in regions(d))
+    n_regions = sum(kinds_made.values())
     n_chunks = sum(1 for d in docs for _ in norishiro.iter_chunks(d, size=2000))
     tested = ", ".join(f"{k} {v}" for k, v in kinds.items())
     print(f"candidate lines tested in Python: {sum(kinds.values())} ({tested})")
-    print(f"{n_regions} regions, {n_chunks} chunks")
+    by_kind = ", ".join(f"{k} {v}" for k, v in sorted(kinds_made.items()))
+    print(f"{n_regions} regions ({by_kind}), {n_chunks} chunks")
     whole = lambda: [list(norishiro.iter_chunks(d, size=2000)) for d in docs]  # noqa: E731
     times = [_cpu(f, reps) for f in (found, made, packed, whole)]
     names = ("sections and atoms", "+ regions", "+ packing", "iter_chunks")
