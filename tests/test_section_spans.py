@@ -113,9 +113,10 @@ def test_section_spans_says_what_is_wrong():
         _call(atom_ends=[])
     with pytest.raises(ValueError, match="size must be positive"):
         _call(size=0)
-    with pytest.raises(TypeError, match=r"make must give \(lines, step\) or None"):
+    with pytest.raises(TypeError, match=r"make must give \(lines, step\)"):
         _call(make=lambda piece, cuts: "lines")
     with pytest.raises(TypeError):
         _call(paras=(5, 12))
-    assert _call(make=lambda piece, cuts: None) is None  # the piece's own boundaries decide
+    crlf = "# T\r\n\r\nbody.\r\n\r\nmore body text.\r\n"
+    assert _call(text=crlf, b=len(crlf)) is None  # another line break: the piece's own boundaries decide
     assert _call(text=" " + "# T\n\nbody.\n\nmore body text.\n"[1:]) is None  # a blank first line: its own cuts

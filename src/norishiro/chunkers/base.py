@@ -207,10 +207,8 @@ class PackingChunker:
             return None
         line_next = self._line_next
 
-        def make(piece: str, cuts: list[int]) -> tuple[tuple | None, Callable[[int], int]] | None:
-            bnd = Boundaries(piece, paragraphs=cuts)
-            if not bnd.lf:  # another line break: its boundaries find their own paragraph cuts
-                return None
+        def make(piece: str, cuts: list[int]) -> tuple[tuple | None, Callable[[int], int]]:
+            bnd = Boundaries(piece, paragraphs=cuts)  # a "\n"-only piece: these are its cuts
             lines = bnd.soft_wrap_reading() if line_next else None
             return lines, LazyStep(lambda made: self._packer(make_region(piece, cuts), made), bnd)
 

@@ -4565,7 +4565,25 @@ typedef struct {
        cuts as given (hard_lf_at reads the list) */
     int lines, soft_wraps;
     PyObject *is_soft, *widths, *paras;
+    /* or, lazily (section_spans): make(piece, paras) -> (lines, step), called where the line
+       level or the packer's search is first needed; made holds its answer */
+    PyObject *make, *piece, *made, *step;
 } Pack;
+
+static int pack_lines(Pack *p, PyObject *lines, PyObject *paras);
+
+/* p's lines and step from make, the first time they are needed; -1 with an error set */
+static int pack_ready(Pack *p) {
+    if (!p->make || p->made) return 0;
+    p->made = PyObject_CallFunctionObjArgs(p->make, p->piece, p->paras, NULL);
+    if (!p->made) return -1;
+    if (!PyTuple_Check(p->made) || PyTuple_GET_SIZE(p->made) != 2) {
+        PyErr_SetString(PyExc_TypeError, "section_spans: make must give (lines, step)");
+        return -1;
+    }
+    p->step = PyTuple_GET_ITEM(p->made, 1);
+    return pack_lines(p, PyTuple_GET_ITEM(p->made, 0), p->paras);
+}
 
 static Py_ssize_t pack_plen(Pack *p, Py_ssize_t s) { /* Packer.plen; an error sets failed */
     if (!p->prefixed) return 0;
@@ -4767,6 +4785,7 @@ static Py_ssize_t pack_find_end(Pack *p, PyObject *text, Py_ssize_t s) {
     Py_ssize_t e = pack_para_end(p, text, s, avoid, &level);
     int balanced = s >= p->balance_from;
     if (e < 0 || (level && balanced)) { /* the line level's (balanced over line cuts) */
+        if (pack_ready(p) < 0) return -2;
         if (!p->lines || avoid) return -1;
         return balanced ? pack_line_balanced(p, text, s, e) : pack_line_end(p, text, s);
     }
@@ -4785,7 +4804,8 @@ static PyObject *pack_run(Pack *p, PyObject *text, PyObject *step) {
         Py_ssize_t next = pack_find_end(p, text, e);
         if (p->failed || next == -2) goto fail;
         if (next < 0) { /* the packer's search */
-            PyObject *got = PyObject_CallFunction(step, "n", e);
+            if (pack_ready(p) < 0) goto fail;
+            PyObject *got = PyObject_CallFunction(p->step ? p->step : step, "n", e);
             if (!got) goto fail;
             next = PyLong_AsSsize_t(got);
             Py_DECREF(got);
@@ -4889,10 +4909,11 @@ fail:
    t_lens: the size of its repeated header, 0 where it does not repeat) overlaps it, the
    header in that table's body and nothing elsewhere. tail: the last chunks share the rest
    evenly over this many budgets (0: not balanced). make(piece, paragraph_cuts) -> (lines,
-   step) gives para_spans' lines and the packer's search, or None where the piece's own
-   boundaries would not take these cuts. None where para_spans does not serve (the regions
-   then make the region): the paragraph cuts not taken, no atom that fits, no heading and
-   no table, or make's None. in_body: a chunk starts in a table's body (its prefix
+   step) gives para_spans' lines and the packer's search, asked the first time either is
+   needed (most long sections end every chunk at a paragraph cut). None where para_spans
+   does not serve (the regions then make the region): the paragraph cuts not taken (a line
+   break other than "\n" in the section, where its boundaries find their own), or no atom
+   that fits, no heading and no table. in_body: a chunk starts in a table's body (its prefix
    is then asked). A section that is one chunk is said as one without make. */
 static PyObject *section_spans(PyObject *self, PyObject *args) {
     PyObject *text, *paras, *suspects, *as_, *ae_, *ts, *te, *tl, *make;
@@ -4967,17 +4988,15 @@ static PyObject *section_spans(PyObject *self, PyObject *args) {
         spans = PyList_New(0);
         if (!spans || append_span(spans, 0, p.n, first + p.n) < 0) goto done;
     } else {
-        made = PyObject_CallFunctionObjArgs(make, piece, cuts, NULL);
-        if (!made) goto done;
-        if (made == Py_None) { /* the piece's own boundaries would not take these cuts */
-            out = Py_NewRef(Py_None);
+        PyObject *breaks = line_breaks(NULL, piece);
+        if (!breaks) goto done;
+        int other = PyObject_IsTrue(breaks);
+        Py_DECREF(breaks);
+        if (other) { /* another line break than "\n": the piece's boundaries find their own cuts */
+            if (other > 0) out = Py_NewRef(Py_None);
             goto done;
         }
-        if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) != 2) {
-            PyErr_SetString(PyExc_TypeError, "section_spans: make must give (lines, step) or None");
-            goto done;
-        }
-        if (pack_lines(&p, PyTuple_GET_ITEM(made, 0), cuts) < 0) goto done;
+        p.make = make, p.piece = piece, p.paras = cuts;
         p.np = c1 - c0;
         p.para = PyMem_Malloc((p.np ? p.np : 1) * sizeof(Py_ssize_t));
         if (!p.para) {
@@ -4985,7 +5004,8 @@ static PyObject *section_spans(PyObject *self, PyObject *args) {
             goto done;
         }
         for (Py_ssize_t j = 0; j < p.np; j++) p.para[j] = item_at(paras, c0 + j) - a;
-        spans = pack_run(&p, piece, PyTuple_GET_ITEM(made, 1));
+        spans = pack_run(&p, piece, Py_None);
+        made = p.made;
         if (!spans) goto done;
     }
     int in_body = 0;
