@@ -255,7 +255,7 @@ class Regions:
                 head = self.header_at(a)
                 self._check_header(head, checked)
             one = secs[0] if len(secs) == 1 else None
-            measure = None
+            piece, measure = None, None
             if one_chunk is not None:
                 # the prefix at the region's start, which is all a chunk of it that is
                 # the whole region needs (the look-up per position is made only when not);
@@ -270,17 +270,17 @@ class Regions:
                     measure = sizer.measure(piece)
                     n = one_chunk(piece, measure, size, first)
                 if n is not None:
-                    yield one_of((text[a:b], a, n, first)), one
+                    yield one_of((text[a:b] if piece is None else piece, a, n, first)), one
                     continue
             if by_lists and one is not None and (one.body > a or self.atoms):  # else plain text's path
                 made = partial(self._region, a, b, secs, head)
                 got = packing.text_section_spans(text, a, b, size, self._document_lists(), one.body, made)
                 if got is not None:
-                    _piece, spans, in_body = got
+                    spans, in_body = got
                     yield Packed(spans, a, self._table_prefix(a, b, head) if in_body else None), one
                     continue
             paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
-            region = self._region(a, b, secs, head, text[a:b], paragraphs, measure)
+            region = self._region(a, b, secs, head, text[a:b] if piece is None else piece, paragraphs, measure)
             if packing is not None and (region.atoms or region.heads or region.prefix is not None):
                 spans = packing.section_spans(region.text, size, region.atoms, region.heads, region.prefix, paragraphs)
                 if spans is not None:

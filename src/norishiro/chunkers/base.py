@@ -196,11 +196,12 @@ class PackingChunker:
         lists: tuple[list[int], ...],
         body: int,
         make_region: Callable[[str, list[int]], Region],
-    ) -> tuple[str, list[Span], bool] | None:
+    ) -> tuple[list[Span], bool] | None:
         """``section_spans`` of the section ``text[a:b]`` (its heading's text from ``body``),
         read from the document's lists (``_sentscan.section_spans``: paragraph ends and
         suspects, atom starts and ends, table body starts, ends and header sizes) without
-        making the section's own: ``(piece, spans, in_body)``, or None (make the region).
+        making the section's own: ``(spans, in_body)`` (in_body: a chunk starts in a table's
+        body, where its prefix is asked), or None (make the region).
         ``make_region(piece, paragraph_cuts)``: the region, for the packer's search where
         the compiled one asks it. A section with a line break other than "\n" is None."""
         if not (self._sections_compiled and compiled.active()):

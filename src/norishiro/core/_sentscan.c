@@ -4897,7 +4897,7 @@ fail:
 }
 
 /* section_spans(text, a, b, size, paras, suspects, atom_starts, atom_ends, t_starts, t_ends,
-   t_lens, body, tail, line_next, make) -> (piece, spans, in_body) | None
+   t_lens, body, tail, line_next, make) -> (spans, in_body) | None
 
    para_spans for the section text[a:b] of a document in characters, read from the
    document's lists as the regions keep them, without the region's own lists made in Python:
@@ -5014,7 +5014,7 @@ static PyObject *section_spans(PyObject *self, PyObject *args) {
         Py_ssize_t t = after_all(vs, nv, s) - 1;
         in_body = t >= 0 && s < ve[t];
     }
-    out = Py_BuildValue("(OOO)", piece, spans, in_body ? Py_True : Py_False);
+    out = Py_BuildValue("(OO)", spans, in_body ? Py_True : Py_False);
 done:
     PyMem_Free(p.para);
     PyMem_Free(buf);
@@ -5112,7 +5112,7 @@ static PyMethodDef methods[] = {
      "token_ends(tokens, starts) -> the running sum of starts[token] (bytes, one per token id), as bytes of int64"},
     {"section_spans", section_spans, METH_VARARGS,
      "section_spans(text, a, b, size, paras, suspects, atom_starts, atom_ends, t_starts, t_ends, t_lens, body, tail, "
-     "line_next, make) -> (piece, spans, in_body) | None"},
+     "line_next, make) -> (spans, in_body) | None"},
     {"para_spans", para_spans, METH_VARARGS,
      "para_spans(text, paras, size, prefixed, atom_starts, atom_ends, head_starts, head_bodies, base_len, vary_starts, "
      "vary_ends, plen, balance_from, step, line_next, lines=None) -> the spans, the paragraph level's ends (and with lines "
