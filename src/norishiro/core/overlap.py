@@ -55,6 +55,7 @@ class OverlapSearch:
         lo = self._overlap_lo(s, e)
         if self._atom_starts and self._held(lo, e):
             return
+        empty: list[Level] = []  # finer levels searched in these windows without a start
         for level in self.overlap_levels:
             if self.exact:
                 # every cut after lo fits, and the first is the longest overlap
@@ -74,12 +75,14 @@ class OverlapSearch:
                 finer = first == 0 and level is not GRAPHEME
                 while a < e - 1:
                     b = min(e - 1, a + step)
-                    for c in self._finer_cuts(level, s, e, a, b) if finer else self._overlap_iter(level, s, e, a, b):
+                    got = self._finer_cuts(level, s, e, a, b, empty) if finer else self._overlap_iter(level, s, e, a, b)
+                    for c in got:
                         found = True
                         yield c
                     a, step = b, step * 4
                 if found:
                     return
+                empty.append(level)
                 continue
             cands = self._overlap_cands(level, s, e, lo, e - 1)
             a = self._first_fitting(cands, e, self.overlap)
@@ -129,11 +132,13 @@ class OverlapSearch:
             if s < c < e and not self._blocked(c) and (c in sure or not self.bnd.is_soft(c)):
                 yield c
 
-    def _finer_cuts(self, level: Level, s: int, e: int, lo: int, hi: int) -> list[int]:
+    def _finer_cuts(self, level: Level, s: int, e: int, lo: int, hi: int, empty: list[Level] = ()) -> list[int]:
         """``_overlap_iter(level, s, e, lo, hi)`` for a level finer than the sentence where
         the window holds no start at the sentence level or coarser: its own cuts and those
-        of the levels between (no newline, paragraph or sentence cut to merge or to test)."""
-        levels = [lv for lv in _FINER if lv <= level]
+        of the levels between (no newline, paragraph or sentence cut to merge or to test),
+        but for the levels in ``empty``, which had no start in this window (the same filter
+        would drop every cut of theirs)."""
+        levels = [lv for lv in _FINER if lv <= level and lv not in empty]
         cuts = self.bnd.window_cuts(levels[0], lo, hi)
         if len(levels) > 1:
             cuts = sorted(set(cuts).union(*(self.bnd.window_cuts(lv, lo, hi) for lv in levels[1:])))
