@@ -6,11 +6,12 @@ begins (``_BLANK_LINES``)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from compiled_mode import compiled_helpers
 from norishiro.core import compiled, heading_lines, structure
+from norishiro.core.atoms import _tsv_lines
 from norishiro.core.structure import find_sections
 
 pytestmark = pytest.mark.skipif(compiled.native is None, reason="no compiled helpers in this install")
@@ -235,6 +236,18 @@ def test_the_line_scan_finds_the_paragraph_ends_of_the_paragraph_pass(text):
     """The line scan's paragraph ends (which regions take instead of a pass of their own)
     are those the paragraph pass finds, with the same ends a grapheme may extend past."""
     assert compiled.native.structure_lines(text, "", ())[4] == compiled.native.paragraph_ends(text, False)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="\t\t\n\r x\u3042", max_size=80), st.sampled_from(["", "\U0001f600", "\xe9"]))
+@example("a\tb\tc\nd\te\n\tf\t", "")
+def test_the_line_scan_finds_the_tab_separated_lines(text, wide):
+    """Its lines with two tabs or more are atoms' ``_tsv_lines``, in any width of text."""
+    text = wide + text
+    want = [x for pair in _tsv_lines(text) for x in pair]
+    assert compiled.native.structure_lines(text, "", ())[5] == want
+    blocks = wide + "x" * 37 + "\t" + "y" * 40 + "\t\n" + "\t" * 3  # tabs past the first blocks, a last line of tabs
+    assert compiled.native.structure_lines(blocks, "", ())[5] == [x for p in _tsv_lines(blocks) for x in p] != []
 
 
 def test_a_line_of_any_white_space_is_blank_to_the_line_scan_as_to_the_paragraph_pass():

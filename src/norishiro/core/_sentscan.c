@@ -2821,7 +2821,8 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
     return j < n && is_list_mark(AT(j)) ? k : -1;
 }
 
-/* structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints): in one
+/* structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints,
+   paragraphs, tsv): in one
    pass over the lines, the starts of the lines that may be a heading (for the labels, a
    tuple of str, and their initials in lower case), may open a code fence ` ~, or may start
    a Markdown table |; and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
@@ -2830,7 +2831,9 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
    and find_atoms try their patterns there only. And, from the same lines, paragraph_ends'
    (ends, suspects) for the text as if its only line break were "\n" (the line starts after
    a run of blank lines, one that is the text's first line not counted): a region of an
-   "\n"-only text takes its paragraph cuts from them without another pass. */
+   "\n"-only text takes its paragraph cuts from them without another pass. And the lines
+   with two tabs or more (atoms._tsv_lines: each line's start and end, its "\n" included),
+   as one list [start, end, start, end, ...], the tabs found a block at a time. */
 static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *text, *initials, *words;
     if (!PyArg_ParseTuple(args, "UUO!", &text, &initials, &PyTuple_Type, &words)) return NULL;
@@ -2850,9 +2853,10 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
     st->n = PyUnicode_GET_LENGTH(text);
-    PyObject *lists[6] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)};
+    PyObject *lists[7] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0),
+                          PyList_New(0), PyList_New(0), PyList_New(0)};
     PyObject *out = NULL;
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
         if (!lists[k]) goto done;
     /* the tests a line starting with an ASCII character may pass (no test: most lines of
        prose); a heading's marks, digits, SOAP letters and the labels' initials; | may start
@@ -2871,10 +2875,18 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     tests['~'] |= T_FENCE;
     tests['|'] |= T_TABLE;
     Py_ssize_t i = 0, c, blanks = 0; /* a line's start; blank lines before it (not the first line) */
+    Py_ssize_t tab = find_any4(st, 0, st->n, '\t', '\t', '\t', '\t'); /* the next tab */
     for (;;) {
         /* the "\n" that ends this line (the next line's start is past it), or -1 */
         Py_ssize_t eol = i < st->n ? find_newline(st, i, st->n) : -1;
         if (eol == st->n) eol = -1;
+        Py_ssize_t end = eol < 0 ? st->n : eol;
+        if (tab < end) { /* a tab in this line: a second one makes it a tab-separated line */
+            Py_ssize_t second = find_any4(st, tab + 1, end, '\t', '\t', '\t', '\t');
+            if (second < end && (append_cut(lists[6], i) < 0 || append_cut(lists[6], eol < 0 ? end : eol + 1) < 0))
+                goto done;
+            tab = end < st->n ? find_any4(st, end, st->n, '\t', '\t', '\t', '\t') : st->n;
+        }
         int spaces;
         Py_ssize_t j = skip_indent(st, i, &spaces); /* the line's first character after spaces and tabs */
         Py_UCS4 f = j < st->n ? AT(j) : 0;
@@ -2899,11 +2911,11 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     }
     PyObject *paragraphs = PyTuple_Pack(2, lists[4], lists[5]);
     if (paragraphs) {
-        out = PyTuple_Pack(5, lists[0], lists[1], lists[2], lists[3], paragraphs);
+        out = PyTuple_Pack(6, lists[0], lists[1], lists[2], lists[3], paragraphs, lists[6]);
         Py_DECREF(paragraphs);
     }
 done:
-    for (int k = 0; k < 6; k++) Py_XDECREF(lists[k]);
+    for (int k = 0; k < 7; k++) Py_XDECREF(lists[k]);
     PyMem_Free(labels.next);
     return out;
 }
@@ -5045,7 +5057,8 @@ static PyMethodDef methods[] = {
     {"paragraph_ends", paragraph_ends, METH_VARARGS,
      "paragraph_ends(text, crlf=False) -> (ends of the blank-line runs, the ends a grapheme may extend past)"},
     {"structure_lines", structure_lines, METH_VARARGS,
-     "structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints, (paragraph ends, suspects)) in one pass"},
+     "structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints, (paragraph ends, suspects), "
+     "tsv) in one pass"},
     {"soft_hint", soft_hint, METH_VARARGS,
      "soft_hint(text, p, start, end, fenced=False) -> 1 soft wrap, 0 hard, -2 not settled by the lines, -1 ask Python"},
     {"soft_full", soft_full, METH_VARARGS,

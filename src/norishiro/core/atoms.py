@@ -73,10 +73,11 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
         got = _table_atoms(lines, tables)
         found += got
         groups += bool(got)
-    if _tabs_at_least(text, 6):
+    tsv = lines.tsv  # the line scan's (none: most texts), else looked for when six tabs are there
+    if tsv or (tsv is None and _tabs_at_least(text, 6)):
         n = len(found)
         run: list[tuple[int, int]] = []
-        for a, b in _tsv_lines(text):
+        for a, b in zip(tsv[::2], tsv[1::2]) if tsv else _tsv_lines(text):
             if run and run[-1][1] != a:
                 found += _tsv_atom(text, run)
                 run = []

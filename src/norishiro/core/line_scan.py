@@ -34,7 +34,7 @@ class TextLines:
     search it: the compiled scans read the text itself (a copy of a 100 MB text is 100 MB or
     more)."""
 
-    __slots__ = ("text", "_nl_text", "headings", "fences", "tables", "lead_hints", "paragraphs")
+    __slots__ = ("text", "_nl_text", "headings", "fences", "tables", "lead_hints", "paragraphs", "tsv")
 
     def __init__(self, text: str, labels: tuple[str, ...]):
         self.text = text
@@ -43,9 +43,11 @@ class TextLines:
         # and the text's paragraph ends (with those a grapheme may extend past), read as in a
         # text whose only line break is "\n" (Boundaries takes them only for such a text)
         self.paragraphs: tuple[list[int], list[int]] | None = None
+        # and the lines with two tabs or more, their starts and ends one after the other
+        self.tsv: list[int] | None = None
         if compiled.active():
             got = compiled.native.structure_lines(text, _label_initials(labels), labels)
-            self.headings, self.fences, self.tables, self.lead_hints, self.paragraphs = got
+            self.headings, self.fences, self.tables, self.lead_hints, self.paragraphs, self.tsv = got
 
     @property
     def nl_text(self) -> str:
