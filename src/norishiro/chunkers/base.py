@@ -209,7 +209,7 @@ class PackingChunker:
         line_next = self._line_next
 
         def make(piece: str, cuts: list[int]) -> tuple[tuple | None, Callable[[int], int]]:
-            bnd = Boundaries(piece, paragraphs=cuts)  # a "\n"-only piece: these are its cuts
+            bnd = Boundaries(piece, paragraphs=cuts, lf=True)  # a "\n"-only piece (checked): these are its cuts
             lines = bnd.soft_wrap_reading() if line_next else None
             return lines, LazyStep(lambda made: self._packer(make_region(piece, cuts), made), bnd)
 

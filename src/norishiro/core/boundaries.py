@@ -87,16 +87,15 @@ class Boundaries(FirstStarts):
     and the finer levels are needed only where a paragraph is longer than the budget.
     """
 
-    def __init__(self, text: str, soft_wraps: bool = True, paragraphs: list[int] | None = None):
-        """``paragraphs``: the text's paragraph cuts as a "\\n"-only text has them, from a
-        pass the caller made anyway (the line scan's): taken where the text is one."""
+    def __init__(self, text: str, soft_wraps: bool = True, paragraphs: list[int] | None = None, lf: bool | None = None):
+        """``paragraphs``: the text's paragraph cuts as a "\\n"-only text has them, from a pass the
+        caller made anyway (the line scan's), taken where it is one (``lf``: it is, if known)."""
         self.text = text
         self._line_starts: dict[int, bool] = {}  # sentence cut -> a line evidently starts there
-        # newlines inside a sentence (hard-wrapped text) are not line cuts; found per
-        # paragraph, only where a line cut is asked for
-        self._soft_wraps = soft_wraps  # the decisions are made when first asked for
+        # newlines inside a sentence (hard-wrapped text) are no line cuts: decided per paragraph when first asked
+        self._soft_wraps = soft_wraps
         self._widths: dict[int, tuple[int, int, int]] = {}  # the compiled pass's paragraph widths
-        lf = self.lf = lf_only(text)  # no line break but "\n"
+        lf = self.lf = lf_only(text) if lf is None else lf  # no line break but "\n"
         self._paragraphs: list[int] | None = paragraphs if lf else None
         self._para_re = _PARAGRAPH_LF if lf else _PARAGRAPH
         self._line_re = _LINE_LF if lf else _LINE
@@ -174,8 +173,7 @@ class Boundaries(FirstStarts):
         else:
             ends = [m.end() for m in pattern.finditer(text, start, stop)]
         if self._ascii and (pattern is self._para_re or pattern is self._line_re):
-            # runs of line breaks: their ends are distinct and in order, and in ASCII text
-            # none needs snapping onto a grapheme boundary
+            # runs of line breaks: distinct ends in order, none snapped onto a grapheme in ASCII
             return ends[bisect.bisect_right(ends, lo) : bisect.bisect_right(ends, min(hi, n - 1))]
         out = []
         for p in ends:
