@@ -12,27 +12,17 @@ from hypothesis import strategies as st
 from norishiro import iter_chunks
 from norishiro.chunkers.base import PackingChunker
 from norishiro.core import compiled, packer
+from test_regions import _LINES as _REGION_LINES
 
 pytestmark = pytest.mark.skipif(not compiled.active(), reason="the compiled module is not built here")
 
-_LINES = [
-    "# Title",
-    "## Part",
-    "【所見】",
-    "所見：異常なし",
-    "",
-    "",
+# the regions' test lines, and longer ones, so that sections outgrow small budgets
+_LINES = _REGION_LINES + [
     "",
     "Some prose that runs on for a while, and then some more of it.",
     "短い文。次の文。まだ続く文。",
-    "| a | b |",
-    "|---|---|",
-    "| 1 | 2 |",
     "| 3 | 4 |",
-    "```",
-    "code",
     "Notes:",
-    "- item",
     "  ",
 ]
 
