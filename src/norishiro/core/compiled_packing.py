@@ -5,7 +5,9 @@ the region's end or a paragraph cut (and, in a "\n"-only text, the farthest hard
 where ``_line_end`` finds it: a hard-wrapped paragraph's; in the last four budgets, the
 first hard newline past an even share, as ``Packer._balanced`` finds it over the line
 cuts), and asks the packer's own search for the others (a table's rows, a long
-paragraph). The packer's search alone is the reference (tests compare).
+paragraph). ``section_spans`` asks it from a region's lists before any packer is made (one
+is made, ``LazyStep``, only if the search asks its own). The packer's search alone is the
+reference (tests compare).
 """
 
 from __future__ import annotations
