@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import islice
 from typing import Any
 
@@ -25,7 +25,7 @@ from .core.measure import CharSizer, Sizer, get_sizer
 from .core.structure import LabelledText, PlainText, Section
 from .document import Document
 from .errors import OptionError
-from .regions import OneChunk, OneChunkRun, Packed, Regions
+from .regions import OneChunk, OneChunkRun, Packed, Regions, short_sections
 
 __all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
 
@@ -208,55 +208,84 @@ def iter_chunks(
     names = section_names(config.section_map)
     if excluded is not None:
         regions.excluded = excluded
-    i = 0
-    sec: Section | None = None
     paged = bool(doc.pages)
     of_path = names.of_path
     sections = regions.sections
+    chunks_of = partial(_region_chunks, text, doc, meta or None, chunker, regions, of_path, make_spans, paged)
+    if regions.runs:  # short sections made chunks a run at a time; any other a region of its own
+        short = compiled.native.short_sections if compiled.active() else short_sections
+        t_starts, t_ends, size, memo = regions.t_starts, regions.t_ends, config.size, names.memo
+        k, n, i, checked = 0, len(sections), 0, set()
+        while k < n:
+            run, k = short(text, sections, k, size, t_starts, t_ends, i, doc, meta or None, of_path, memo)
+            if run:
+                i += len(run)
+                yield from [_paged(c, doc) for c in run] if paged else run
+            if k < n:
+                sec = sections[k]
+                k += 1
+                for run in chunks_of(*regions.region(sec.start, sec.end, [sec], checked), i):
+                    i += len(run)
+                    yield from run
+        return
     make_run = compiled.native.section_chunks if compiled.active() else section_chunks
+    i = 0
     for region, one in regions:
         if type(region) is OneChunkRun:  # short sections, each one chunk of its text alone
             run = make_run(text, sections, region.start, region.stop, i, doc, meta or None, of_path, names.memo)
             i += len(run)
-            sec = None
-            if paged:
-                run = [_paged(c, doc) for c in run]
-            yield from run
-            continue
-        if type(region) is OneChunk:  # what the chunker would say, said before any Region was made
-            # (most regions of a Markdown page: made here, without the loop over spans below)
-            piece, a, n, head = region
-            cur = one or regions.section_of(a)
-            if cur is not sec:  # a new section: named once
-                sec, heads = cur, cur.headings
-                name, canonical = (heads[-1] if heads else None), names.of_path(heads)
-            b, embed = a + len(piece), head + piece if head else piece
-            c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
-            yield _paged(c, doc) if paged else c
-            i += 1
-            continue
-        offset, prefix = region.offset, region.prefix
-        # a prefix that is its ``base`` but in some spans (a table's header in its body) is
-        # asked only there: most chunks start outside every span
-        varies = hasattr(prefix, "spans")
-        v_starts, v_ends = prefix.spans() if varies else ((), ())
-        base = prefix.base if varies else None
-        spans = region.spans if type(region) is Packed else chunker.spans(region)
-        if one is not None and type(spans) is list and len(spans) <= _BATCH:
-            runs: Iterable[tuple[Section | None, list[Span]]] = ((None, spans),)  # no generator for one batch
-        else:
-            runs = _runs(spans, offset, None if one is not None else regions.section_of)
-        for cur, batch in runs:
-            cur = one or cur
-            if cur is not sec:  # a new section: named once
-                sec, heads = cur, cur.headings
-                name, canonical = (heads[-1] if heads else None), names.of_path(heads)
-            listed = heads if type(heads) is list else list(heads)
-            run = make_spans(
-                text, batch, offset, i, doc, meta or None, listed, name, canonical, prefix, base, v_starts, v_ends
-            )
-            i += len(run)
             yield from [_paged(c, doc) for c in run] if paged else run
+            continue
+        for run in chunks_of(region, one, i):
+            i += len(run)
+            yield from run
+
+
+def _region_chunks(
+    text: str,
+    doc: Document,
+    meta: Mapping[str, Any] | None,
+    chunker: Any,
+    regions: Regions,
+    of_path: Callable[[list[str]], str | None],
+    make_spans: Callable[..., list[Chunk]],
+    paged: bool,
+    region: Region | OneChunk | Packed,
+    one: Section | None,
+    i: int,
+) -> Iterator[list[Chunk]]:
+    """The chunks of one region (``one``: its section, when it is one), numbered from ``i``,
+    a batch at a time (a long section's are not all held at once)."""
+    if type(region) is OneChunk:  # what the chunker would say, said before any Region was made
+        piece, a, n, head = region
+        cur = one or regions.section_of(a)
+        heads = cur.headings
+        name, canonical = (heads[-1] if heads else None), of_path(heads)
+        b, embed = a + len(piece), head + piece if head else piece
+        c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
+        yield [_paged(c, doc) if paged else c]
+        return
+    offset, prefix = region.offset, region.prefix
+    # a prefix that is its ``base`` but in some spans (a table's header in its body) is
+    # asked only there: most chunks start outside every span
+    varies = hasattr(prefix, "spans")
+    v_starts, v_ends = prefix.spans() if varies else ((), ())
+    base = prefix.base if varies else None
+    spans = region.spans if type(region) is Packed else chunker.spans(region)
+    if one is not None and type(spans) is list and len(spans) <= _BATCH:
+        runs: Iterable[tuple[Section | None, list[Span]]] = ((None, spans),)  # no generator for one batch
+    else:
+        runs = _runs(spans, offset, None if one is not None else regions.section_of)
+    sec: Section | None = None
+    for cur, batch in runs:
+        cur = one or cur
+        if cur is not sec:  # a new section: named once
+            sec, heads = cur, cur.headings
+            name, canonical = (heads[-1] if heads else None), of_path(heads)
+        listed = heads if type(heads) is list else list(heads)
+        run = make_spans(text, batch, offset, i, doc, meta, listed, name, canonical, prefix, base, v_starts, v_ends)
+        i += len(run)
+        yield [_paged(c, doc) for c in run] if paged else run
 
 
 def _runs(

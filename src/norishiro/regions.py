@@ -6,10 +6,11 @@ chunker keeps whole or with their text. ``norishiro.api`` hands each region to a
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from .chunk import Chunk, section_chunks
 from .chunkers import Region
 from .config import ChunkConfig
 from .core import compiled
@@ -20,7 +21,7 @@ from .core.structure import Section
 from .document import Document
 from .errors import ContextHeaderError
 
-__all__ = ["Regions", "OneChunk", "OneChunkRun", "Packed", "one_chunk_run"]
+__all__ = ["Regions", "OneChunk", "OneChunkRun", "Packed", "one_chunk_run", "short_sections"]
 
 
 class OneChunk(NamedTuple):
@@ -57,6 +58,29 @@ def one_chunk_run(starts: list[int], ends: list[int], k: int, size: int, t_start
                 break
         k += 1
     return k
+
+
+def short_sections(
+    text: str,
+    sections: list[Section],
+    k: int,
+    size: int,
+    t_starts: list[int],
+    t_ends: list[int],
+    index: int,
+    doc: Document,
+    metadata: Mapping[str, Any] | None,
+    canonical: Callable[[list[str]], str | None],
+    memo: dict[tuple[str, ...], str | None] | None = None,
+) -> tuple[list[Chunk], int]:
+    """The chunks of the sections from ``k`` on that are one chunk of their text alone
+    (``one_chunk_run``), numbered from ``index`` (``section_chunks``), and the first section
+    that is not. Compiled: ``_sentscan.short_sections``, which reads the sections themselves."""
+    j = one_chunk_run([x.start for x in sections], [x.end for x in sections], k, size, t_starts, t_ends)
+    return section_chunks(text, sections, k, j, index, doc, metadata, canonical, memo), j
+
+
+_one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
 
 
 class Packed(NamedTuple):
@@ -99,27 +123,26 @@ class Regions:
         text = doc.text
         self.sections = structure.sections(text)
         self.atoms = atoms = structure.atoms(text)
-        self.starts = [x.start for x in self.sections]
-        self.tables = [x for x in atoms if x.kind == "table" and x.header]
-        self.t_starts = [x.body_start for x in self.tables]
-        self.t_ends = [x.end for x in self.tables]
-        self.atom_starts = [x.start for x in atoms]  # sorted and disjoint
+        self._starts: list[int] | None = None
+        self.tables = [x for x in atoms if x.kind == "table" and x.header] if atoms else []
+        self.t_starts = [x.body_start for x in self.tables] if self.tables else []
+        self.t_ends = [x.end for x in self.tables] if self.tables else []
+        self.atom_starts = [x.start for x in atoms] if atoms else []  # sorted and disjoint
         ends = getattr(structure, "paragraph_ends", None)  # a structure may not have them
         self.paragraphs = ends(text) if ends is not None else None
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
         # a section that is one chunk of its text alone is said in a run of them (a length
         # test: characters, no header, every section a region of its own)
-        self._runs = (
+        self.runs = (
             self.by_length
             and not renderer.active
             and not whole
             and not (config.sections_include or config.sections_exclude)
         )
-        self.ends = [x.end for x in self.sections] if self._runs else []  # read by the runs alone
         # a long section's spans read from the document's lists (made for the first), where
         # its paragraph cuts are the line scan's and a table's header is its only prefix
-        self._by_lists = packing is not None and self._runs and self.paragraphs is not None
+        self._by_lists = packing is not None and self.runs and self.paragraphs is not None
         self._lists: tuple[list[int], ...] | None = None
 
     def _document_lists(self) -> tuple[list[int], ...]:
@@ -132,6 +155,13 @@ class Regions:
             ends = [x.end for x in self.atoms]
             self._lists = (p_ends, suspects or [], self.atom_starts, ends, self.t_starts, self.t_ends, heads)
         return self._lists
+
+    @property
+    def starts(self) -> list[int]:
+        """Where each section starts (made on first use: a page of short sections needs none)."""
+        if self._starts is None:
+            self._starts = [x.start for x in self.sections]
+        return self._starts
 
     def section_of(self, pos: int) -> Section:
         return self.sections[max(0, bisect.bisect_right(self.starts, pos) - 1)]
@@ -215,13 +245,14 @@ class Regions:
         what that region has (no look-up for atoms, tables or a header it cannot have), one
         that is one chunk is a :class:`OneChunk`, and sections that are one chunk of their
         text alone come as a :class:`OneChunkRun`."""
-        return self._regions(self._with_runs() if self._runs else self._selected())
+        return self._regions(self._with_runs() if self.runs else self._selected())
 
     def _with_runs(self) -> Iterator[OneChunkRun | tuple[int, int, list[Section]]]:
         """``_selected``'s spans (every section, when there are runs), a run of sections
         that are one chunk of their text alone said as one ``OneChunkRun``."""
         run = compiled.native.one_chunk_run if compiled.active() else one_chunk_run
-        secs, starts, ends, size = self.sections, self.starts, self.ends, self.config.size
+        secs, starts, size = self.sections, self.starts, self.config.size
+        ends = [x.end for x in secs]
         k, n = 0, len(secs)
         while k < n:
             j = run(starts, ends, k, size, self.t_starts, self.t_ends)
@@ -239,54 +270,57 @@ class Regions:
     ) -> Iterator[tuple[Region | OneChunk | OneChunkRun | Packed, Section | None]]:
         """``__iter__``'s regions of these spans (``_selected``'s, or ``_with_runs``'), a run
         passed on as it is."""
-        text, sizer, size = self.doc.text, self.sizer, self.config.size
         checked: set[str] = set()
-        t_starts, t_ends = self.t_starts, self.t_ends
-        active = self.renderer.active
-        one_chunk, by_length, packing, by_lists = self.one_chunk, self.by_length, self.packing, self._by_lists
-        one_of = OneChunk._make  # the tuple made in C, not through the class's __new__
         for item in selected:
             if type(item) is OneChunkRun:
                 yield item, None
                 continue
-            a, b, secs = item
-            head = ""
-            if active:
-                head = self.header_at(a)
-                self._check_header(head, checked)
-            one = secs[0] if len(secs) == 1 else None
-            piece, measure = None, None
-            if one_chunk is not None:
-                # the prefix at the region's start, which is all a chunk of it that is
-                # the whole region needs (the look-up per position is made only when not);
-                # a table's header rows only where a table's span holds the start
-                k = bisect.bisect_right(t_starts, a) - 1 if t_starts else -1
-                first = self._with_table(head, a) if k >= 0 and a < t_ends[k] else head
-                if by_length:
-                    n = len(first) + b - a if b > a else size + 1
-                    n = n if n <= size else None
-                else:
-                    piece = text[a:b]
-                    measure = sizer.measure(piece)
-                    n = one_chunk(piece, measure, size, first)
-                if n is not None:
-                    yield one_of((text[a:b] if piece is None else piece, a, n, first)), one
-                    continue
-            if by_lists and one is not None and (one.body > a or self.atoms):  # else plain text's path
-                made = partial(self._region, a, b, secs, head)
-                got = packing.text_section_spans(text, a, b, size, self._document_lists(), one.body, made)
-                if got is not None:
-                    spans, in_body = got
-                    yield Packed(spans, a, self._table_prefix(a, b, head) if in_body else None), one
-                    continue
-            paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
-            region = self._region(a, b, secs, head, text[a:b] if piece is None else piece, paragraphs, measure)
-            if packing is not None and (region.atoms or region.heads or region.prefix is not None):
-                spans = packing.section_spans(region.text, size, region.atoms, region.heads, region.prefix, paragraphs)
-                if spans is not None:
-                    yield Packed(spans, a, region.prefix), one
-                    continue
-            yield region, one
+            yield self.region(*item, checked)
+
+    def region(
+        self, a: int, b: int, secs: list[Section], checked: set[str]
+    ) -> tuple[Region | OneChunk | Packed, Section | None]:
+        """The region of the span ``a..b`` (sections ``secs``), with its section when it is
+        one: a :class:`OneChunk`, :class:`Packed` spans, or a ``Region`` for the chunker.
+        ``checked``: the headers already checked against the budget."""
+        text, sizer, size = self.doc.text, self.sizer, self.config.size
+        t_starts, t_ends = self.t_starts, self.t_ends
+        active = self.renderer.active
+        one_chunk, by_length, packing, by_lists = self.one_chunk, self.by_length, self.packing, self._by_lists
+        head = ""
+        if active:
+            head = self.header_at(a)
+            self._check_header(head, checked)
+        one = secs[0] if len(secs) == 1 else None
+        piece, measure = None, None
+        if one_chunk is not None:
+            # the prefix at the region's start, which is all a chunk of it that is
+            # the whole region needs (the look-up per position is made only when not);
+            # a table's header rows only where a table's span holds the start
+            k = bisect.bisect_right(t_starts, a) - 1 if t_starts else -1
+            first = self._with_table(head, a) if k >= 0 and a < t_ends[k] else head
+            if by_length:
+                n = len(first) + b - a if b > a else size + 1
+                n = n if n <= size else None
+            else:
+                piece = text[a:b]
+                measure = sizer.measure(piece)
+                n = one_chunk(piece, measure, size, first)
+            if n is not None:
+                return _one_of((text[a:b] if piece is None else piece, a, n, first)), one
+        if by_lists and one is not None and (one.body > a or self.atoms):  # else plain text's path
+            made = partial(self._region, a, b, secs, head)
+            got = packing.text_section_spans(text, a, b, size, self._document_lists(), one.body, made)
+            if got is not None:
+                spans, in_body = got
+                return Packed(spans, a, self._table_prefix(a, b, head) if in_body else None), one
+        paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
+        region = self._region(a, b, secs, head, text[a:b] if piece is None else piece, paragraphs, measure)
+        if packing is not None and (region.atoms or region.heads or region.prefix is not None):
+            spans = packing.section_spans(region.text, size, region.atoms, region.heads, region.prefix, paragraphs)
+            if spans is not None:
+                return Packed(spans, a, region.prefix), one
+        return region, one
 
     def _region(
         self, a: int, b: int, secs: list[Section], head: str, piece: str, paragraphs: list[int] | None, measure=None

@@ -3932,6 +3932,58 @@ static PyObject *one_chunk_run(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyLong_FromSsize_t(k);
 }
 
+/* A section's start or end (field k: 0 or 1) as a number; -1 with an error set. */
+static Py_ssize_t section_position(PyObject *sec, int k) {
+    PyObject *v = section_field(sec, k);
+    if (!v) return -1;
+    Py_ssize_t x = PyLong_AsSsize_t(v);
+    Py_DECREF(v);
+    return x;
+}
+
+/* short_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical,
+   memo) -> (chunks, j): regions.short_sections' pair, one_chunk_run read from the sections
+   themselves and section_chunks of k..j-1 in one call (no lists of starts and ends made). */
+static PyObject *short_sections(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
+        !PyLong_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) || !PyLong_Check(args[6]) ||
+        PyList_GET_SIZE(args[5]) < PyList_GET_SIZE(args[4]) || (args[10] != Py_None && !PyDict_Check(args[10]))) {
+        PyErr_SetString(PyExc_TypeError, "short_sections(text: str, sections: list, k: int, size: int, t_starts: list, "
+                                         "t_ends: list, index: int, doc, metadata, canonical, memo: dict | None), "
+                                         "t_ends as long as t_starts");
+        return NULL;
+    }
+    if (!chunk_type) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk) first");
+        return NULL;
+    }
+    PyObject *secs = args[1], *t_starts = args[4], *t_ends = args[5], *memo = args[10] == Py_None ? NULL : args[10];
+    Py_ssize_t k = PyLong_AsSsize_t(args[2]), size = PyLong_AsSsize_t(args[3]), index = PyLong_AsSsize_t(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(secs), j;
+    if (k < 0) k = 0;
+    for (j = k; j < n; j++) {
+        PyObject *sec = PyList_GET_ITEM(secs, j);
+        Py_ssize_t a = section_position(sec, 0), b = a == -1 && PyErr_Occurred() ? -1 : section_position(sec, 1);
+        if (PyErr_Occurred()) return NULL;
+        if (!(a < b && b - a <= size)) break;
+        if (PyList_GET_SIZE(t_starts)) {
+            Py_ssize_t t = index_after(t_starts, a) - 1;
+            if (t >= 0 && a < item_at(t_ends, t)) break;
+        }
+    }
+    if (PyErr_Occurred()) return NULL;
+    PyObject *chunks = PyList_New(j > k ? j - k : 0);
+    for (Py_ssize_t m = k; chunks && m < j; m++) {
+        PyObject *c = section_chunk(args[0], PyList_GET_ITEM(secs, m), index + m - k, args[7], args[8], args[9], memo);
+        if (!c) Py_CLEAR(chunks);
+        else PyList_SET_ITEM(chunks, m - k, c);
+    }
+    if (!chunks) return NULL;
+    PyObject *out = Py_BuildValue("(Nn)", chunks, j);
+    return out;
+}
+
 /* what matches_at_lines makes of a match from the line start p to e (mid: where a table's
    body begins): (start, end) or (start, mid, end) in nl_text's positions (the text's, plus
    one) as the patterns give them, or an atom in the text's positions: a table's
@@ -5097,6 +5149,8 @@ static PyMethodDef methods[] = {
      "vary_ends) -> list of chunks"},
     {"one_chunk_run", (PyCFunction)(void (*)(void))one_chunk_run, METH_FASTCALL,
      "one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> index"},
+    {"short_sections", (PyCFunction)(void (*)(void))short_sections, METH_FASTCALL,
+     "short_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo) -> (chunks, j)"},
     {"table_atoms", table_atoms, METH_VARARGS,
      "table_atoms(text, lines) -> [Atom]: md_tables' tables, a grid border above taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},
