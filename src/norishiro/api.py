@@ -9,23 +9,24 @@ in its budget.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import lru_cache, partial
-from itertools import islice
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
-from .chunk import Chunk, new_chunk, section_chunks, span_chunks
-from .chunkers import CHUNKERS, Region, Span, chunker_class
+from .chunk import Chunk, section_chunks, span_chunks
+from .chunkers import CHUNKERS, Region, chunker_class
 from .config import ChunkConfig, SemanticConfig
 from .core import compiled
 from .core.boundaries import Boundaries, Level, parse_level
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
 from .core.measure import CharSizer, Sizer, get_sizer
-from .core.structure import LabelledText, PlainText, Section
+from .core.structure import LabelledText, PlainText, Scanned, Section
 from .document import Document
 from .errors import OptionError
-from .regions import OneChunk, OneChunkRun, Packed, Regions, short_sections
+from .region_chunks import BATCH, batches, region_chunks, run_chunks
+from .region_chunks import paged as _paged
+from .regions import OneChunkRun, Regions
 
 __all__ = ["chunk", "iter_chunks", "segment", "resolve", "embedder_for"]
 
@@ -33,7 +34,6 @@ if compiled.native is not None:  # the compiled section_chunks makes chunks
     compiled.native.configure_chunk(Chunk)
 
 _RUNTIME_SEMANTIC = ("cache", "trace")
-_BATCH = 256  # a region's chunks made at a time (a long section's are not all held at once)
 
 
 def _as_document(text_or_document: str | Document) -> Document:
@@ -62,7 +62,8 @@ class _Plan:
     when it holds nothing but the config (most calls chunk one short text with the same
     options: each of these, made per call, is a share of the time)."""
 
-    __slots__ = ("config", "sizer", "runtime", "cls", "chunker", "renderer", "plain")
+    __slots__ = ("config", "sizer", "runtime", "cls", "chunker", "renderer", "plain", "runs", "names", "size")
+    __slots__ += ("_packing", "_structure")
 
     def __init__(self, config: ChunkConfig, sizer: Sizer, runtime: dict[str, Any]):
         self.config, self.sizer, self.runtime = config, sizer, runtime
@@ -71,6 +72,36 @@ class _Plan:
         # a chunker that holds nothing but its config serves every call with these options
         self.chunker = cls(config) if getattr(cls, "reusable", False) and not runtime else None
         self.plain = not config.structure and not self.renderer.active
+        self.names = section_names(config.section_map)
+        # the common options (characters, no header, a region per section, no filter): the
+        # short way of ``run_chunks``, decided here once
+        c = self.chunker
+        self.runs = bool(
+            c is not None
+            and config.structure
+            and not config.deid
+            and not self.renderer.active
+            and type(sizer) is CharSizer
+            and c.sectioned
+            and not config.cross_sections
+            and not (config.sections_include or config.sections_exclude)
+            and getattr(c, "whole_by_length", False)
+            and getattr(c, "one_chunk", None) is not None
+        )
+        self._packing = c if self.runs and config.overlap <= 0 and hasattr(c, "text_section_spans") else None
+        self.size = config.size
+        self._structure = LabelledText(config.section_labels) if config.structure else None
+
+    def scan(self, doc: Document) -> Scanned:
+        """The sections, atoms and paragraph ends of ``doc`` (under ``runs``): the plan's
+        provider serves every document without a loader's outline."""
+        labelled = self._structure if doc.outline is None else LabelledText(self.config.section_labels, doc.outline)
+        return labelled.scan(doc.text)
+
+    def regions(self, doc: Document, scanned: Scanned) -> Regions:
+        """The regions of ``doc`` under the common options (``runs``), as ``iter_chunks`` makes them."""
+        c, config, structure, packing = self.chunker, self.config, self._structure, self._packing
+        return Regions(doc, config, self.sizer, structure, self.renderer, False, c.one_chunk, True, packing, scanned)
 
 
 def _resolved(config: ChunkConfig | None, options: dict[str, Any]) -> _Plan:
@@ -166,6 +197,11 @@ def iter_chunks(
     ``sections_exclude``, so that a caller can report them."""
     doc = _as_document(text_or_document)
     plan = _resolved(config, options)
+    if plan.runs and embedder is cache is trace is None and plan.cls is CHUNKERS[plan.config.strategy]:
+        text = doc.text  # the common options: the regions made as decided with the plan
+        if text and not text.isspace():
+            yield from run_chunks(plan, doc)
+        return
     config, sizer = plan.config, plan.sizer
     if config.deid:
         yield from _deidentified_chunks(doc, config, embedder, cache, trace, excluded)
@@ -192,8 +228,8 @@ def iter_chunks(
         region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
         spans, paged, i = chunker.spans(region), doc.pages is not None, 0
         # a short text's spans in one call, without the batches' generator
-        short = type(spans) is list and len(spans) <= _BATCH
-        for _, batch in [(None, spans)] if short else _runs(spans, 0, None):
+        short = type(spans) is list and len(spans) <= BATCH
+        for _, batch in [(None, spans)] if short else batches(spans, 0, None):
             run = make_spans(text, batch, 0, i, doc, meta or None, None, None, None, None, None, (), ())
             i += len(run)
             yield from [_paged(c, doc) for c in run] if paged else run
@@ -208,108 +244,17 @@ def iter_chunks(
     names = section_names(config.section_map)
     if excluded is not None:
         regions.excluded = excluded
-    paged = bool(doc.pages)
-    of_path = names.of_path
-    sections = regions.sections
-    chunks_of = partial(_region_chunks, text, doc, meta or None, chunker, regions, of_path, make_spans, paged)
-    if regions.runs:  # short sections made chunks a run at a time; any other a region of its own
-        short = compiled.native.short_sections if compiled.active() else short_sections
-        t_starts, t_ends, size, memo = regions.t_starts, regions.t_ends, config.size, names.memo
-        k, n, i, checked = 0, len(sections), 0, set()
-        while k < n:
-            run, k = short(text, sections, k, size, t_starts, t_ends, i, doc, meta or None, of_path, memo)
-            if run:
-                i += len(run)
-                yield from [_paged(c, doc) for c in run] if paged else run
-            if k < n:
-                sec = sections[k]
-                k += 1
-                for run in chunks_of(*regions.region(sec.start, sec.end, [sec], checked), i):
-                    i += len(run)
-                    yield from run
-        return
+    paged, i, sections = bool(doc.pages), 0, regions.sections
     make_run = compiled.native.section_chunks if compiled.active() else section_chunks
-    i = 0
     for region, one in regions:
         if type(region) is OneChunkRun:  # short sections, each one chunk of its text alone
-            run = make_run(text, sections, region.start, region.stop, i, doc, meta or None, of_path, names.memo)
+            run = make_run(text, sections, region.start, region.stop, i, doc, meta or None, names.of_path, names.memo)
             i += len(run)
             yield from [_paged(c, doc) for c in run] if paged else run
             continue
-        for run in chunks_of(region, one, i):
+        for run in region_chunks(text, doc, meta or None, chunker, regions, names.of_path, make_spans, region, one, i):
             i += len(run)
             yield from run
-
-
-def _region_chunks(
-    text: str,
-    doc: Document,
-    meta: Mapping[str, Any] | None,
-    chunker: Any,
-    regions: Regions,
-    of_path: Callable[[list[str]], str | None],
-    make_spans: Callable[..., list[Chunk]],
-    paged: bool,
-    region: Region | OneChunk | Packed,
-    one: Section | None,
-    i: int,
-) -> Iterator[list[Chunk]]:
-    """The chunks of one region (``one``: its section, when it is one), numbered from ``i``,
-    a batch at a time (a long section's are not all held at once)."""
-    if type(region) is OneChunk:  # what the chunker would say, said before any Region was made
-        piece, a, n, head = region
-        cur = one or regions.section_of(a)
-        heads = cur.headings
-        name, canonical = (heads[-1] if heads else None), of_path(heads)
-        b, embed = a + len(piece), head + piece if head else piece
-        c = new_chunk(piece, a, b, i, n, doc, dict(meta) if meta else None, list(heads), name, canonical, embed)
-        yield [_paged(c, doc) if paged else c]
-        return
-    offset, prefix = region.offset, region.prefix
-    # a prefix that is its ``base`` but in some spans (a table's header in its body) is
-    # asked only there: most chunks start outside every span
-    varies = hasattr(prefix, "spans")
-    v_starts, v_ends = prefix.spans() if varies else ((), ())
-    base = prefix.base if varies else None
-    spans = region.spans if type(region) is Packed else chunker.spans(region)
-    if one is not None and type(spans) is list and len(spans) <= _BATCH:
-        runs: Iterable[tuple[Section | None, list[Span]]] = ((None, spans),)  # no generator for one batch
-    else:
-        runs = _runs(spans, offset, None if one is not None else regions.section_of)
-    sec: Section | None = None
-    for cur, batch in runs:
-        cur = one or cur
-        if cur is not sec:  # a new section: named once
-            sec, heads = cur, cur.headings
-            name, canonical = (heads[-1] if heads else None), of_path(heads)
-        listed = heads if type(heads) is list else list(heads)
-        run = make_spans(text, batch, offset, i, doc, meta, listed, name, canonical, prefix, base, v_starts, v_ends)
-        i += len(run)
-        yield [_paged(c, doc) for c in run] if paged else run
-
-
-def _runs(
-    spans: Iterable[Span], offset: int, section_of: Callable[[int], Section] | None
-) -> Iterator[tuple[Section | None, list[Span]]]:
-    """A region's spans in runs of at most ``_BATCH`` (a long region's chunks are not all
-    held at once), each of one section: ``section_of(offset + start)``, or None for every
-    span when the region is one section (``section_of`` None)."""
-    spans = iter(spans)
-    if section_of is None:
-        while batch := list(islice(spans, _BATCH)):
-            yield None, batch
-        return
-    run: list[Span] = []
-    sec = None
-    for span in spans:
-        at = section_of(offset + span[0])
-        if run and (at is not sec or len(run) == _BATCH):
-            yield sec, run
-            run = []
-        sec = at
-        run.append(span)
-    if run:
-        yield sec, run
 
 
 def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, trace, excluded):
@@ -367,13 +312,6 @@ def _deidentified_chunks(doc: Document, config: ChunkConfig, embedder, cache, tr
 def _renderer(keys: tuple[str, ...], template: str | None) -> HeaderRenderer:
     """The header renderer of a configuration (made once: most calls chunk one short text)."""
     return HeaderRenderer(keys, template)
-
-
-def _paged(chunk: Chunk, doc: Document) -> Chunk:
-    """Give a chunk of a paged document (PDF) its first and last page."""
-    if doc.pages:
-        chunk.page_start, chunk.page_end = doc.page_span(chunk.start, chunk.end)
-    return chunk
 
 
 def chunk(

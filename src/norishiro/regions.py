@@ -17,7 +17,7 @@ from .core import compiled
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
 from .core.measure import Measure, Sizer
-from .core.structure import Section
+from .core.structure import Scanned, Section
 from .document import Document
 from .errors import ContextHeaderError
 
@@ -107,6 +107,7 @@ class Regions:
         one_chunk: Callable[[str, Measure, int, str], int | None] | None = None,
         by_length: bool = False,
         packing=None,
+        scanned: Scanned | None = None,
     ):
         """``one_chunk(text, measure, size, head)``: the chunker's size of a region that is
         one chunk (None if it is not); such a region is yielded as a :class:`OneChunk`.
@@ -115,21 +116,25 @@ class Regions:
         ``packing``: a chunker whose ``section_spans(text, size, atoms, heads, prefix,
         paragraphs)`` gives the spans of the region these make, or None (then the region is
         made), and ``text_section_spans`` the same read from the document's lists: such spans
-        come as a :class:`Packed`."""
+        come as a :class:`Packed`. ``scanned``: the text's sections, atoms and paragraph ends
+        when found already (``LabelledText.scan``), else asked of ``structure``."""
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
         self.one_chunk = one_chunk
         self.by_length = by_length and one_chunk is not None
         self.packing = packing
         text = doc.text
-        self.sections = structure.sections(text)
-        self.atoms = atoms = structure.atoms(text)
+        if scanned is None:
+            sections, atoms = structure.sections(text), structure.atoms(text)
+            ends = getattr(structure, "paragraph_ends", None)  # a structure may not have them
+            paragraphs = ends(text) if ends is not None else None
+        else:
+            sections, atoms, paragraphs = scanned
+        self.sections, self.atoms, self.paragraphs = sections, atoms, paragraphs
         self._starts: list[int] | None = None
         self.tables = [x for x in atoms if x.kind == "table" and x.header] if atoms else []
         self.t_starts = [x.body_start for x in self.tables] if self.tables else []
         self.t_ends = [x.end for x in self.tables] if self.tables else []
         self.atom_starts = [x.start for x in atoms] if atoms else []  # sorted and disjoint
-        ends = getattr(structure, "paragraph_ends", None)  # a structure may not have them
-        self.paragraphs = ends(text) if ends is not None else None
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
         # a section that is one chunk of its text alone is said in a run of them (a length

@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_LABELS",
     "SOAP_NAMES",
     "Structure",
+    "Scanned",
     "PlainText",
     "LabelledText",
     "find_sections",
@@ -248,6 +249,10 @@ if compiled.native is not None:  # the compiled sections_of makes sections
     compiled.native.configure_section(Section)
 
 
+# a text's sections, atoms and paragraph ends (and suspects), found together: LabelledText.scan
+Scanned = tuple[list[Section], list[Atom], tuple[list[int], list[int]] | None]
+
+
 class Structure(Protocol):
     """Gives the chunkers a text's sections (covering it, in order) and atoms. One may also
     have ``paragraph_ends(text)`` (see ``LabelledText``): the regions' paragraph cuts from
@@ -289,6 +294,13 @@ class LabelledText:
         lines = self._lines if self._of is text else None
         self._lines = self._of = None  # a copy of the text: not kept longer than needed
         return find_atoms(text, lines)
+
+    def scan(self, text: str) -> Scanned:
+        """``sections(text)``, ``atoms(text)`` and ``paragraph_ends(text)`` from one line
+        scan, holding nothing (one provider may serve several threads)."""
+        lines = TextLines(text, self.labels)
+        sections = find_sections(text, self.labels, outline=self.outline, lines=lines, attach=True)
+        return sections, find_atoms(text, lines), lines.paragraphs
 
     def paragraph_ends(self, text: str) -> tuple[list[int], list[int]] | None:
         """The paragraph ends the line scan of ``sections(text)`` found, as ``TextLines``
