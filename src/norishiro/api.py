@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from .chunk import Chunk, section_chunks, span_chunks
@@ -63,7 +64,7 @@ class _Plan:
     options: each of these, made per call, is a share of the time)."""
 
     __slots__ = ("config", "sizer", "runtime", "cls", "chunker", "renderer", "plain", "runs", "names", "size")
-    __slots__ += ("_packing", "_structure")
+    __slots__ += ("overlap", "_packing", "_structure")
 
     def __init__(self, config: ChunkConfig, sizer: Sizer, runtime: dict[str, Any]):
         self.config, self.sizer, self.runtime = config, sizer, runtime
@@ -89,7 +90,7 @@ class _Plan:
             and getattr(c, "one_chunk", None) is not None
         )
         self._packing = c if self.runs and config.overlap <= 0 and hasattr(c, "text_section_spans") else None
-        self.size = config.size
+        self.size, self.overlap = config.size, config.overlap
         self._structure = LabelledText(config.section_labels) if config.structure else None
 
     def scan(self, doc: Document) -> Scanned:
@@ -192,16 +193,21 @@ def iter_chunks(
     excluded: list[Section] | None = None,
     **options: Any,
 ) -> Iterator[Chunk]:
-    """Like :func:`chunk`, but yields chunks one at a time (bounded memory for output).
+    """Like :func:`chunk`, but gives chunks one at a time (bounded memory for output). The
+    document and options are checked at the call, the chunks made as they are asked for.
     ``excluded`` (a list) receives the sections left out by ``sections_include`` /
     ``sections_exclude``, so that a caller can report them."""
     doc = _as_document(text_or_document)
     plan = _resolved(config, options)
     if plan.runs and embedder is cache is trace is None and plan.cls is CHUNKERS[plan.config.strategy]:
         text = doc.text  # the common options: the regions made as decided with the plan
-        if text and not text.isspace():
-            yield from run_chunks(plan, doc)
-        return
+        # (no generator of this function's in between: a short text's chunks cost less)
+        return chain.from_iterable(run_chunks(plan, doc)) if text and not text.isspace() else iter(())
+    return _chunks(doc, plan, embedder, cache, trace, excluded)
+
+
+def _chunks(doc: Document, plan: _Plan, embedder: Any, cache: Any, trace: Any, excluded: list[Section] | None):
+    """``iter_chunks``' chunks of ``doc`` under ``plan``, made region by region."""
     config, sizer = plan.config, plan.sizer
     if config.deid:
         yield from _deidentified_chunks(doc, config, embedder, cache, trace, excluded)

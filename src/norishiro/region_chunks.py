@@ -14,9 +14,10 @@ from .chunk import Chunk, new_chunk, span_chunks
 from .chunkers import Region, Span
 from .core import compiled
 from .core.canonical import SectionNames
+from .core.measure import Sizer
 from .core.structure import Scanned, Section
 from .document import Document
-from .regions import OneChunk, Packed, Regions, short_sections
+from .regions import OneChunk, Packed, Regions, paragraph_cuts, short_sections
 
 __all__ = ["BATCH", "RunPlan", "batches", "region_chunks", "run_chunks", "paged"]
 
@@ -59,15 +60,15 @@ def region_chunks(
     doc: Document,
     meta: Mapping[str, Any] | None,
     chunker: Any,
-    regions: Regions,
+    regions: Regions | None,
     of_path: Callable[[list[str]], str | None],
     make_spans: Callable[..., list[Chunk]],
     region: Region | OneChunk | Packed,
     one: Section | None,
     i: int,
 ) -> Iterator[list[Chunk]]:
-    """The chunks of one region (``one``: its section, when it is one), numbered from ``i``,
-    a batch at a time; a paged document's with their pages."""
+    """The chunks of one region (``one``: its section, when it is one; else ``regions`` says
+    which), numbered from ``i``, a batch at a time; a paged document's with their pages."""
     pages = bool(doc.pages)
     if type(region) is OneChunk:  # what the chunker would say, said before any Region was made
         piece, a, n, head = region
@@ -105,19 +106,22 @@ class RunPlan(Protocol):
 
     chunker: Any
     names: SectionNames
+    sizer: Sizer
     size: int
+    overlap: int
 
     def scan(self, doc: Document) -> Scanned: ...
 
     def regions(self, doc: Document, scanned: Scanned) -> Regions: ...
 
 
-def run_chunks(plan: RunPlan, doc: Document) -> Iterator[Chunk]:
+def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
     """The chunks of ``doc`` under the common options (characters, no header, every section a
     region of its own): the sections from each on that are one chunk of their text alone
     made in one call (``short_sections``), each other section a region of its own. The
     regions are made only when a section needs one or the text has atoms (a table's body
-    makes its sections regions)."""
+    makes its sections regions). A batch of chunks at a time (a run, or a region's batch):
+    the caller yields them one by one."""
     text, meta, pages = doc.text, doc.metadata or None, bool(doc.pages)
     scanned = plan.scan(doc)
     sections = scanned[0]
@@ -131,14 +135,26 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[Chunk]:
         run, k = short(text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo)
         if run:
             i += len(run)
-            yield from [paged(c, doc) for c in run] if pages else run
-        if k < n:
+            yield [paged(c, doc) for c in run] if pages else run
+        if k >= n:
+            break
+        sec = sections[k]
+        k += 1
+        a, b = sec.start, sec.end
+        make_spans = compiled.native.span_chunks if on else span_chunks
+        if regions is None and sec.body == a and b - a > size:
+            # longer than a chunk, no heading line of its own, no atom in the text: its
+            # region is plain text's (what ``Regions.region`` makes of it)
+            piece, paragraphs = text[a:b], scanned[2]
+            cuts = paragraph_cuts(text, paragraphs, a, b) if paragraphs else None
+            region: Region | OneChunk | Packed = Region(
+                piece, a, plan.sizer, plan.sizer.measure(piece), size, plan.overlap, None, (), [], cuts
+            )
+            one: Section | None = sec
+        else:
             if regions is None:
                 regions = plan.regions(doc, scanned)
-            sec = sections[k]
-            k += 1
-            region, one = regions.region(sec.start, sec.end, [sec], checked)
-            make_spans = compiled.native.span_chunks if on else span_chunks
-            for run in region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, region, one, i):
-                i += len(run)
-                yield from run
+            region, one = regions.region(a, b, [sec], checked)
+        for run in region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, region, one, i):
+            i += len(run)
+            yield run

@@ -21,7 +21,7 @@ from .core.structure import Scanned, Section
 from .document import Document
 from .errors import ContextHeaderError
 
-__all__ = ["Regions", "OneChunk", "OneChunkRun", "Packed", "one_chunk_run", "short_sections"]
+__all__ = ["Regions", "OneChunk", "OneChunkRun", "Packed", "one_chunk_run", "paragraph_cuts", "short_sections"]
 
 
 class OneChunk(NamedTuple):
@@ -345,20 +345,24 @@ class Regions:
         return Region(piece, a, self.sizer, measure, c.size, c.overlap, prefix, inside, heads, paragraphs)
 
     def _paragraph_cuts(self, a: int, b: int) -> list[int] | None:
-        """The paragraph cuts of ``text[a:b]``, in its coordinates, from the whole text's
-        (``paragraphs``) where they are the same: its first line is not blank, its last ends
-        with the text or a newline, and none of its cuts may be moved onto a grapheme's end;
-        else None (its boundaries find them)."""
-        text, (ends, suspects) = self.doc.text, self.paragraphs
-        n = len(text)
-        if a >= n or text[a].isspace():
-            return None  # a blank first line starts no run of its own: the text's may
-        if b < n and text[b - 1] != "\n":
-            return None  # its last line, cut short, could end a run the whole line does not
-        if suspects and bisect.bisect_right(suspects, a) != bisect.bisect_left(suspects, b):
-            return None
-        got = ends[bisect.bisect_right(ends, a) : bisect.bisect_left(ends, b)]
-        return [c - a for c in got] if a else got  # from the text's start: the same numbers
+        return paragraph_cuts(self.doc.text, self.paragraphs, a, b)
+
+
+def paragraph_cuts(text: str, paragraphs: tuple[list[int], list[int]], a: int, b: int) -> list[int] | None:
+    """The paragraph cuts of ``text[a:b]``, in its coordinates, from the whole text's
+    (``paragraphs``: the line scan's ends and suspects) where they are the same: its first
+    line is not blank, its last ends with the text or a newline, and none of its cuts may be
+    moved onto a grapheme's end; else None (its boundaries find them)."""
+    ends, suspects = paragraphs
+    n = len(text)
+    if a >= n or text[a].isspace():
+        return None  # a blank first line starts no run of its own: the text's may
+    if b < n and text[b - 1] != "\n":
+        return None  # its last line, cut short, could end a run the whole line does not
+    if suspects and bisect.bisect_right(suspects, a) != bisect.bisect_left(suspects, b):
+        return None
+    got = ends[bisect.bisect_right(ends, a) : bisect.bisect_left(ends, b)]
+    return [c - a for c in got] if a else got  # from the text's start: the same numbers
 
 
 class _TablePrefix:
