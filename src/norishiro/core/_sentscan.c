@@ -2675,6 +2675,25 @@ static int labels_init(Labels *ls, PyObject *words) {
     return 0;
 }
 
+/* The labels of a tuple of them, made for the last tuple asked and kept with a reference to
+   it (the same tuple serves every text of a run; a tuple does not change): NULL on an error. */
+static const Labels *labels_of(PyObject *words) {
+    static Labels kept;
+    static PyObject *kept_words;
+    if (words == kept_words) return &kept;
+    PyMem_Free(kept.next);
+    kept.next = NULL;
+    Py_CLEAR(kept_words);
+    if (labels_init(&kept, words) < 0) {
+        PyMem_Free(kept.next);
+        kept.next = NULL;
+        return NULL;
+    }
+    Py_INCREF(words);
+    kept_words = words;
+    return &kept;
+}
+
 /* Whether the label w is at j, as the patterns' case-insensitive match reads it: 1, 0, or -1
    where a character beyond ASCII with a case meets another (the patterns decide there). */
 static int label_is_at(State *st, Py_ssize_t j, PyObject *w) {
@@ -2843,12 +2862,9 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         fence.bmp['~' >> 3] |= 1 << ('~' & 7);
         bar.bmp['|' >> 3] |= 1 << ('|' & 7);
     }
-    Labels labels;
-    if (labels_init(&labels, words) < 0) {
-        PyMem_Free(labels.next);
-        return NULL;
-    }
-    LineTest th = {NULL, &labels, 0}, tf = {&fence, NULL, 0}, tt = {&bar, NULL, 1};
+    const Labels *ls = labels_of(words);
+    if (!ls) return NULL;
+    LineTest th = {NULL, ls, 0}, tf = {&fence, NULL, 0}, tt = {&bar, NULL, 1};
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
@@ -2870,7 +2886,7 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         if (a < 128) tests[a] = T_HEAD;
         if (a >= 'a' && a <= 'z') tests[a - 32] = T_HEAD;
     }
-    if (labels.always >= 0 || labels.head['|'] >= 0) tests['|'] = T_HEAD;
+    if (ls->always >= 0 || ls->head['|'] >= 0) tests['|'] = T_HEAD;
     tests['`'] |= T_FENCE;
     tests['~'] |= T_FENCE;
     tests['|'] |= T_TABLE;
@@ -2916,7 +2932,6 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     }
 done:
     for (int k = 0; k < 7; k++) Py_XDECREF(lists[k]);
-    PyMem_Free(labels.next);
     return out;
 }
 
@@ -3799,12 +3814,17 @@ static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t n
     int attach = nargs == 6 ? PyObject_IsTrue(args[5]) : 0;
     if (attach < 0) return NULL;
     PyObject *labels = nargs >= 5 && args[4] != Py_None ? args[4] : NULL;
-    for (Py_ssize_t i = 0; labels && i < PyTuple_GET_SIZE(labels); i++) {
+    static PyObject *checked; /* the last labels found good, kept: a run passes the same tuple */
+    for (Py_ssize_t i = 0; labels && labels != checked && i < PyTuple_GET_SIZE(labels); i++) {
         PyObject *w = PyTuple_GET_ITEM(labels, i);
         if (!PyUnicode_Check(w) || !PyUnicode_GET_LENGTH(w)) {
             PyErr_SetString(PyExc_TypeError, "labels: a tuple of non-empty str");
             return NULL;
         }
+    }
+    if (labels && labels != checked) {
+        Py_INCREF(labels);
+        Py_XSETREF(checked, labels);
     }
     if (!section_type) {
         PyErr_SetString(PyExc_RuntimeError, "configure_section(Section) first");

@@ -155,9 +155,21 @@ def find_sections(
     """
     allowed = None if outline is None else set(outline)
     key = labels if type(labels) is tuple else tuple(labels)
-    quick, cand, label_re, field_labels = _patterns(key)
     if lines is None:
         lines = TextLines(text, key)
+    return _sections_of_lines(text, lines, _patterns(key), markdown, allowed, attach)
+
+
+def _sections_of_lines(
+    text: str,
+    lines: TextLines,
+    patterns: tuple[re.Pattern, re.Pattern, re.Pattern, tuple[str, ...] | None],
+    markdown: bool,
+    allowed: set[int] | None,
+    attach: bool,
+) -> list[Section]:
+    """``find_sections`` of a text's line scan, with its labels' ``_patterns``."""
+    quick, cand, label_re, field_labels = patterns
     heads = lines.headings if lines.headings is not None else [q.start() for q in quick.finditer(lines.nl_text)]
     reader = HeadingReader(text, lines, cand, label_re, markdown, allowed, heads)
     known = markdown and allowed is None  # with an outline or Markdown off, a # line is read by the reader
@@ -281,6 +293,8 @@ class LabelledText:
     def __init__(self, extra_labels: Sequence[str] = (), outline: Sequence[int] | None = None):
         self.labels = _with_defaults(tuple(extra_labels))
         self.outline = outline
+        self._allowed = None if outline is None else set(outline)
+        self._patterns = _patterns(self.labels)  # what every text's scan asks of the labels
         self._lines: TextLines | None = None  # sections' line scan, kept for atoms
         self._of: str | None = None
         self._paragraphs: tuple[str, tuple[list[int], list[int]] | None] | None = None
@@ -299,7 +313,7 @@ class LabelledText:
         """``sections(text)``, ``atoms(text)`` and ``paragraph_ends(text)`` from one line
         scan, holding nothing (one provider may serve several threads)."""
         lines = TextLines(text, self.labels)
-        sections = find_sections(text, self.labels, outline=self.outline, lines=lines, attach=True)
+        sections = _sections_of_lines(text, lines, self._patterns, True, self._allowed, True)
         return sections, find_atoms(text, lines), lines.paragraphs
 
     def paragraph_ends(self, text: str) -> tuple[list[int], list[int]] | None:
