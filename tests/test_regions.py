@@ -19,7 +19,7 @@ from norishiro.core import compiled
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.structure import LabelledText, Section
 from norishiro.document import Document
-from norishiro.regions import OneChunk, OneChunkRun, Regions, one_chunk_run
+from norishiro.regions import OneChunk, OneChunkRun, Regions, one_chunk_run, short_sections
 
 _LINES = [
     "# Title",
@@ -340,3 +340,69 @@ def test_the_compiled_span_chunks_say_what_is_wrong():
         native("abc", [(0, 1, 1)], 0, 0, None, None, None, None, None, len, "", [0], [])
     with pytest.raises(ZeroDivisionError):  # the prefix's own error comes through
         native("abc", [(0, 1, 1)], 0, 0, None, None, None, None, None, lambda p: 1 / 0, None, [], [])
+
+
+@_needs_compiled
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LINES) | st.text(max_size=12), min_size=1, max_size=25),
+    st.sampled_from([None, {"patient_id": "p-1"}]),
+    st.integers(0, 6),
+    st.integers(0, 60),
+    st.integers(0, 40),
+)
+def test_the_compiled_short_sections_are_their_python_twin(lines, meta, k, size, index):
+    """The chunks of the sections from ``k`` on that are one chunk each, and where that run
+    stops (an empty or long section, one that starts in a table's body, the end), read from
+    the sections themselves as the twin reads their lists."""
+    text = "\n".join(lines)
+    labelled = LabelledText()
+    sections, atoms, _ = labelled.scan(text)
+    tables = [x for x in atoms if x.kind == "table" and x.header]
+    t_starts, t_ends = [x.body_start for x in tables], [x.end for x in tables]
+    names, doc = api.section_names(()), Document(text)
+    want_chunks, want_k = short_sections(text, sections, k, size, t_starts, t_ends, index, doc, meta, names.of_path)
+    args = (text, sections, k, size, t_starts, t_ends, index, doc, meta, names.of_path, names.memo)
+    got_chunks, got_k = compiled.native.short_sections(*args)
+    assert got_k == want_k and _rows(got_chunks) == _rows(want_chunks)
+    with pytest.raises(TypeError, match="short_sections"):
+        compiled.native.short_sections(*args[:-1])
+    with pytest.raises(TypeError, match="short_sections"):
+        compiled.native.short_sections(text, tuple(sections), *args[2:])
+
+
+def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends():
+    """``LabelledText.scan`` gives in one call what its three methods give one after another,
+    with an outline and without, compiled and not."""
+    text = "\n".join(_LINES * 3) + "\n# Last\n\ntext\n"
+    for outline in (None, [0, text.index("# Last")]):
+        for on in (True, False):
+            with compiled_helpers(on):
+                a, b = LabelledText(outline=outline), LabelledText(outline=outline)
+                want = (a.sections(text), a.atoms(text), a.paragraph_ends(text))
+                assert b.scan(text) == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LINES) | st.text(alphabet="ab. 。\n", max_size=30), min_size=1, max_size=40),
+    st.integers(8, 200),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from([0, 12]),
+)
+def test_the_common_options_short_way_makes_the_regions_chunks(lines, size, paged, outlined, overlap):
+    """``iter_chunks``' short way for the common options (characters, no header, a region per
+    section) gives the chunks the regions' loop gives, compiled and not: pages, metadata, a
+    loader's outline, overlap."""
+    text = "\n".join(lines)
+    pages = [0, len(text) // 2] if paged else None
+    outline = [0, text.find("# ")] if outlined and text.find("# ") > 0 else None
+    doc = Document(text, metadata={"patient_id": "p-1"}, pages=pages, outline=outline)
+    plan = api._resolved(None, {"size": size, "overlap": min(overlap, size // 4)})
+    assert plan.runs
+    for on in (True, False):
+        with compiled_helpers(on):
+            got = [(c.to_dict(), c.page_start, c.page_end) for c in api.iter_chunks(doc, plan.config)]
+            want = [(c.to_dict(), c.page_start, c.page_end) for c in api._chunks(doc, plan, None, None, None, None)]
+            assert got == want
