@@ -580,6 +580,7 @@ def test_disjoint_atoms_keep_the_first_of_overlapping_spans_and_the_longest_at_a
     """``atoms.disjoint`` reads as the rule written plainly: sorted by start and, at a shared
     start, longest first (stable), each span kept that starts at or after the last kept end
     (an atom is a line or more: never empty)."""
+    from norishiro.core import compiled
     from norishiro.core.atoms import Atom, disjoint
 
     found = [Atom(a, a + w, kind) for a, w, kind in spans]
@@ -589,3 +590,7 @@ def test_disjoint_atoms_keep_the_first_of_overlapping_spans_and_the_longest_at_a
         if not want or atom.start >= want[-1].end:
             want.append(atom)
     assert [(x.start, x.end, x.kind) for x in disjoint(list(found))] == [(x.start, x.end, x.kind) for x in want]
+    if compiled.native is not None:  # the compiled twin: the same atoms (the objects), found left as it was
+        given_order = list(found)
+        got = compiled.native.disjoint_atoms(found)
+        assert found == given_order and [id(x) for x in got] == [id(x) for x in disjoint(list(found))]

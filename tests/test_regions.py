@@ -19,7 +19,7 @@ from norishiro.core import compiled
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.structure import LabelledText, Section
 from norishiro.document import Document
-from norishiro.regions import OneChunk, OneChunkRun, Regions, one_chunk_run, short_sections
+from norishiro.regions import OneChunk, OneChunkRun, Regions, atom_lists, one_chunk_run, short_sections
 
 _LINES = [
     "# Title",
@@ -406,3 +406,21 @@ def test_the_common_options_short_way_makes_the_regions_chunks(lines, size, page
             got = [(c.to_dict(), c.page_start, c.page_end) for c in api.iter_chunks(doc, plan.config)]
             want = [(c.to_dict(), c.page_start, c.page_end) for c in api._chunks(doc, plan, None, None, None, None)]
             assert got == want
+
+
+@_needs_compiled
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(_LINES) | st.text(max_size=12), min_size=1, max_size=30))
+def test_the_compiled_atom_lists_are_their_python_twin(lines):
+    """The atoms' starts and ends, the tables with a header to repeat, their bodies' starts
+    and ends: of a text's atoms, and of objects that only look like atoms."""
+    from norishiro.core.atoms import Atom
+
+    atoms = LabelledText().scan("\n".join(lines))[1]
+    atoms += [Atom(10**6, 10**6 + 5, "table", 10**6 + 2, ""), Atom(2 * 10**6, 2 * 10**6 + 5, "list")]
+    assert compiled.native.atom_lists(atoms) == atom_lists(atoms)
+    lookalikes = [types.SimpleNamespace(**{k: getattr(x, k) for k in Atom.__slots__}) for x in atoms]
+    got = compiled.native.atom_lists(lookalikes)
+    assert got[:2] == atom_lists(atoms)[:2] and [id(x) for x in got[2]] == [id(x) for x in atom_lists(lookalikes)[2]]
+    with pytest.raises(TypeError, match="atom_lists"):
+        compiled.native.atom_lists(tuple(atoms))

@@ -142,19 +142,33 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
         k += 1
         a, b = sec.start, sec.end
         make_spans = compiled.native.span_chunks if on else span_chunks
-        if regions is None and sec.body == a and b - a > size:
-            # longer than a chunk, no heading line of its own, no atom in the text: its
-            # region is plain text's (what ``Regions.region`` makes of it)
-            piece, paragraphs = text[a:b], scanned[2]
-            cuts = paragraph_cuts(text, paragraphs, a, b) if paragraphs else None
-            region: Region | OneChunk | Packed = Region(
-                piece, a, plan.sizer, plan.sizer.measure(piece), size, plan.overlap, None, (), [], cuts
-            )
-            one: Section | None = sec
-        else:
+        region: Region | OneChunk | Packed | None = None
+        if b - a > size:  # longer than a chunk: its spans, without the region's look-ups
+            if regions is None and sec.body == a:
+                # no heading line of its own, no atom in the text: plain text's region
+                piece, paragraphs = text[a:b], scanned[2]
+                cuts = paragraph_cuts(text, paragraphs, a, b) if paragraphs else None
+                region = Region(piece, a, plan.sizer, plan.sizer.measure(piece), size, plan.overlap, None, (), [], cuts)
+                spans, prefix = chunker.spans(region), None
+            else:
+                if regions is None:
+                    regions = plan.regions(doc, scanned)
+                region = regions.packed(a, b, sec, "")
+                if region is not None:
+                    spans, prefix = region.spans, region.prefix
+        if region is None:  # a short section in a table's body, or one whose region is made
             if regions is None:
                 regions = plan.regions(doc, scanned)
             region, one = regions.region(a, b, [sec], checked)
-        for run in region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, region, one, i):
+            batches_of = region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, region, one, i)
+        elif prefix is None and type(spans) is list and len(spans) <= BATCH:  # one batch, named once
+            heads = sec.headings
+            name, canonical = (heads[-1] if heads else None), of_path(heads)
+            run = make_spans(text, spans, a, i, doc, meta, heads, name, canonical, None, None, (), ())
+            batches_of = ([paged(c, doc) for c in run] if pages else run,)
+        else:
+            packed = Packed(spans, a, prefix)
+            batches_of = region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, packed, sec, i)
+        for run in batches_of:
             i += len(run)
             yield run

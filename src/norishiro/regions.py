@@ -17,11 +17,20 @@ from .core import compiled
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
 from .core.measure import Measure, Sizer
-from .core.structure import Scanned, Section
+from .core.structure import Atom, Scanned, Section
 from .document import Document
 from .errors import ContextHeaderError
 
-__all__ = ["Regions", "OneChunk", "OneChunkRun", "Packed", "one_chunk_run", "paragraph_cuts", "short_sections"]
+__all__ = [
+    "Regions",
+    "OneChunk",
+    "OneChunkRun",
+    "Packed",
+    "atom_lists",
+    "one_chunk_run",
+    "paragraph_cuts",
+    "short_sections",
+]
 
 
 class OneChunk(NamedTuple):
@@ -58,6 +67,20 @@ def one_chunk_run(starts: list[int], ends: list[int], k: int, size: int, t_start
                 break
         k += 1
     return k
+
+
+def atom_lists(atoms: list[Atom]) -> tuple[list[int], list[int], list[Atom], list[int], list[int]]:
+    """The atoms' starts and ends, the tables among them with header rows to repeat, and
+    those tables' body starts and ends: what the regions read. Compiled:
+    ``_sentscan.atom_lists``, one pass."""
+    tables = [x for x in atoms if x.kind == "table" and x.header]
+    return (
+        [x.start for x in atoms],
+        [x.end for x in atoms],
+        tables,
+        [x.body_start for x in tables],
+        [x.end for x in tables],
+    )
 
 
 def short_sections(
@@ -131,10 +154,11 @@ class Regions:
             sections, atoms, paragraphs = scanned
         self.sections, self.atoms, self.paragraphs = sections, atoms, paragraphs
         self._starts: list[int] | None = None
-        self.tables = [x for x in atoms if x.kind == "table" and x.header] if atoms else []
-        self.t_starts = [x.body_start for x in self.tables] if self.tables else []
-        self.t_ends = [x.end for x in self.tables] if self.tables else []
-        self.atom_starts = [x.start for x in atoms] if atoms else []  # sorted and disjoint
+        if atoms:  # sorted and disjoint; the tables among them whose header is repeated
+            lists = compiled.native.atom_lists(atoms) if compiled.active() else atom_lists(atoms)
+            self.atom_starts, self._atom_ends, self.tables, self.t_starts, self.t_ends = lists
+        else:
+            self.atom_starts, self._atom_ends, self.tables, self.t_starts, self.t_ends = [], [], [], [], []
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
         # a section that is one chunk of its text alone is said in a run of them (a length
@@ -157,7 +181,7 @@ class Regions:
         if self._lists is None:
             half, (p_ends, suspects) = self.config.size // 2, self.paragraphs
             heads = [len(x.header) if len(x.header) <= half else 0 for x in self.tables]
-            ends = [x.end for x in self.atoms]
+            ends = self._atom_ends
             self._lists = (p_ends, suspects or [], self.atom_starts, ends, self.t_starts, self.t_ends, heads)
         return self._lists
 
@@ -313,12 +337,8 @@ class Regions:
                 n = one_chunk(piece, measure, size, first)
             if n is not None:
                 return _one_of((text[a:b] if piece is None else piece, a, n, first)), one
-        if by_lists and one is not None and (one.body > a or self.atoms):  # else plain text's path
-            made = partial(self._region, a, b, secs, head)
-            got = packing.text_section_spans(text, a, b, size, self._document_lists(), one.body, made)
-            if got is not None:
-                spans, in_body = got
-                return Packed(spans, a, self._table_prefix(a, b, head) if in_body else None), one
+        if by_lists and one is not None and (packed := self.packed(a, b, one, head)) is not None:
+            return packed, one
         paragraphs = self._paragraph_cuts(a, b) if self.paragraphs else None
         region = self._region(a, b, secs, head, text[a:b] if piece is None else piece, paragraphs, measure)
         if packing is not None and (region.atoms or region.heads or region.prefix is not None):
@@ -326,6 +346,21 @@ class Regions:
             if spans is not None:
                 return Packed(spans, a, region.prefix), one
         return region, one
+
+    def packed(self, a: int, b: int, sec: Section, head: str) -> Packed | None:
+        """The spans of the section ``sec`` (``a..b``, header ``head``) read from the
+        document's lists (``text_section_spans``) where they serve (characters without
+        overlap; a heading line of its own or atoms in the text: else plain text's path is
+        taken), else None: the region is made."""
+        if not (self._by_lists and (sec.body > a or self.atoms)):
+            return None
+        made = partial(self._region, a, b, [sec], head)
+        size = self.config.size
+        got = self.packing.text_section_spans(self.doc.text, a, b, size, self._document_lists(), sec.body, made)
+        if got is None:
+            return None
+        spans, in_body = got
+        return Packed(spans, a, self._table_prefix(a, b, head) if in_body else None)
 
     def _region(
         self, a: int, b: int, secs: list[Section], head: str, piece: str, paragraphs: list[int] | None, measure=None

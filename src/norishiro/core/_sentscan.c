@@ -3419,6 +3419,105 @@ static PyObject *new_atom(Py_ssize_t start, Py_ssize_t end, PyObject *kind, Py_s
     return atom;
 }
 
+/* An atom's start or end (field k: 0 or 1), read from its slot when it is an Atom, else as
+   an attribute; -1 with an error set. */
+static Py_ssize_t atom_position(PyObject *atom, int k) {
+    PyObject *v = atom_type && PyObject_TypeCheck(atom, atom_type) ? PyMember_GetOne((char *)atom, atom_fields[k])
+                                                                     : PyObject_GetAttrString(atom, k ? "end" : "start");
+    if (!v) return -1;
+    Py_ssize_t x = PyLong_AsSsize_t(v);
+    Py_DECREF(v);
+    return x;
+}
+
+/* atom_lists(atoms) -> regions.atom_lists' (starts, ends, tables, table body starts, table
+   ends): the lists a document's regions read, in one pass over its atoms. */
+static PyObject *atom_lists(PyObject *self, PyObject *atoms) {
+    if (!PyList_Check(atoms)) {
+        PyErr_SetString(PyExc_TypeError, "atom_lists(atoms: list)");
+        return NULL;
+    }
+    static const char *const names[5] = {"start", "end", "kind", "body_start", "header"};
+    PyObject *lists[5] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)}, *out = NULL;
+    for (int k = 0; k < 5; k++)
+        if (!lists[k]) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(atoms); i++) {
+        PyObject *atom = PyList_GET_ITEM(atoms, i), *v[5] = {NULL};
+        int slots = atom_type && PyObject_TypeCheck(atom, atom_type), ok = 1;
+        for (int k = 0; k < 5 && ok; k++) {
+            v[k] = slots ? PyMember_GetOne((char *)atom, atom_fields[k]) : PyObject_GetAttrString(atom, names[k]);
+            ok = v[k] != NULL;
+        }
+        int table = 0;
+        if (ok) {
+            int is = PyUnicode_Check(v[2]) ? PyUnicode_Compare(v[2], s_table) == 0 : PyObject_RichCompareBool(v[2], s_table, Py_EQ);
+            int has = is > 0 ? PyObject_IsTrue(v[4]) : 0;
+            ok = !PyErr_Occurred() && is >= 0 && has >= 0;
+            table = is > 0 && has > 0;
+        }
+        ok = ok && PyList_Append(lists[0], v[0]) == 0 && PyList_Append(lists[1], v[1]) == 0 &&
+             (!table || (PyList_Append(lists[2], atom) == 0 && PyList_Append(lists[3], v[3]) == 0 &&
+                         PyList_Append(lists[4], v[1]) == 0));
+        for (int k = 0; k < 5; k++) Py_XDECREF(v[k]);
+        if (!ok) goto done;
+    }
+    out = PyTuple_Pack(5, lists[0], lists[1], lists[2], lists[3], lists[4]);
+done:
+    for (int k = 0; k < 5; k++) Py_XDECREF(lists[k]);
+    return out;
+}
+
+typedef struct {
+    Py_ssize_t start, end, at; /* at: its place in the list, which breaks ties (a stable order) */
+} AtomSpan;
+
+static int by_start(const void *x, const void *y) {
+    const AtomSpan *a = x, *b = y;
+    if (a->start != b->start) return a->start < b->start ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* disjoint_atoms(found) -> atoms.disjoint's list: the first of overlapping spans by start, the
+   longest (the first of equal ones) at a shared start; found itself is left as it is. */
+static PyObject *disjoint_atoms(PyObject *self, PyObject *found) {
+    if (!PyList_Check(found)) {
+        PyErr_SetString(PyExc_TypeError, "disjoint_atoms(found: list)");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(found);
+    AtomSpan *spans = PyMem_Malloc((n ? n : 1) * sizeof *spans);
+    if (!spans) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *atom = PyList_GET_ITEM(found, k);
+        spans[k].start = atom_position(atom, 0);
+        spans[k].end = spans[k].start == -1 && PyErr_Occurred() ? -1 : atom_position(atom, 1);
+        spans[k].at = k;
+        if (PyErr_Occurred()) goto done;
+    }
+    qsort(spans, n, sizeof *spans, by_start);
+    out = PyList_New(0);
+    Py_ssize_t last = -1; /* the index into spans of the last atom kept */
+    for (Py_ssize_t k = 0; out && k < n; k++) {
+        const AtomSpan *a = &spans[k];
+        PyObject *atom = PyList_GET_ITEM(found, a->at);
+        if (last >= 0 && a->start == spans[last].start) {
+            if (a->end > spans[last].end) {
+                Py_INCREF(atom);
+                PyList_SET_ITEM(out, PyList_GET_SIZE(out) - 1, atom);
+                Py_DECREF(PyList_GET_ITEM(found, spans[last].at));
+                last = k;
+            }
+        } else if (last < 0 || a->start >= spans[last].end) {
+            if (PyList_Append(out, atom) < 0) Py_CLEAR(out);
+            last = k;
+        }
+    }
+done:
+    PyMem_Free(spans);
+    return out;
+}
+
 /* chunk.Chunk, which section_chunks makes (its slots in the order chunk.new_chunk sets them),
    and structure.Section, which it reads and sections_of makes (start, end, headings, body). */
 static PyTypeObject *chunk_type, *section_type;
@@ -5169,6 +5268,8 @@ static PyMethodDef methods[] = {
      "vary_ends) -> list of chunks"},
     {"one_chunk_run", (PyCFunction)(void (*)(void))one_chunk_run, METH_FASTCALL,
      "one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> index"},
+    {"atom_lists", atom_lists, METH_O, "atom_lists(atoms) -> (starts, ends, tables, table body starts, table ends)"},
+    {"disjoint_atoms", disjoint_atoms, METH_O, "disjoint_atoms(found) -> atoms.disjoint's list, found left as it is"},
     {"short_sections", (PyCFunction)(void (*)(void))short_sections, METH_FASTCALL,
      "short_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo) -> (chunks, j)"},
     {"table_atoms", table_atoms, METH_VARARGS,
