@@ -2439,22 +2439,23 @@ static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a
     return end;
 }
 
-/* The first "\n" in [i, end), or end: memchr for a text of one byte a character (the C
-   library's, the widest vectors the machine has), else sixteen bytes at a time with SSE2. */
+/* The first ch (a character below 128) in [i, end), or end: memchr for a text of one byte a
+   character (the C library's, the widest vectors the machine has), else sixteen code units
+   at a time with SSE2. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline)) /* in the line scan's loop: a call a line costs more than it finds */
 #endif
-static inline Py_ssize_t find_newline(const State *st, Py_ssize_t i, Py_ssize_t end) {
+static inline Py_ssize_t find_char(const State *st, Py_ssize_t i, Py_ssize_t end, int ch) {
     if (i >= end) return end;
     if (st->kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *p = (const Py_UCS1 *)st->data;
-        const Py_UCS1 *q = memchr(p + i, '\n', (size_t)(end - i));
+        const Py_UCS1 *q = memchr(p + i, ch, (size_t)(end - i));
         return q ? q - p : end;
     }
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
     if (st->kind == PyUnicode_2BYTE_KIND) {
         const Py_UCS2 *p = (const Py_UCS2 *)st->data;
-        const __m128i nl = _mm_set1_epi16('\n');
+        const __m128i nl = _mm_set1_epi16((short)ch);
         for (; i + 16 <= end; i += 16) { /* sixteen at a time: one mask of both halves */
             __m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(p + i)), nl);
             __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(p + i + 8)), nl);
@@ -2467,7 +2468,12 @@ static inline Py_ssize_t find_newline(const State *st, Py_ssize_t i, Py_ssize_t 
         }
     }
 #endif
-    return find_any4(st, i, end, '\n', '\n', '\n', '\n');
+    return find_any4(st, i, end, ch, ch, ch, ch);
+}
+
+/* The first "\n" in [i, end), or end. */
+static inline Py_ssize_t find_newline(const State *st, Py_ssize_t i, Py_ssize_t end) {
+    return find_char(st, i, end, '\n');
 }
 
 /* line_breaks(text) -> 1 when a "\r" is there, | 4 when one is not before a "\n", | 2 when a
@@ -2891,17 +2897,17 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     tests['~'] |= T_FENCE;
     tests['|'] |= T_TABLE;
     Py_ssize_t i = 0, c, blanks = 0; /* a line's start; blank lines before it (not the first line) */
-    Py_ssize_t tab = find_any4(st, 0, st->n, '\t', '\t', '\t', '\t'); /* the next tab */
+    Py_ssize_t tab = find_char(st, 0, st->n, '\t'); /* the next tab */
     for (;;) {
         /* the "\n" that ends this line (the next line's start is past it), or -1 */
         Py_ssize_t eol = i < st->n ? find_newline(st, i, st->n) : -1;
         if (eol == st->n) eol = -1;
         Py_ssize_t end = eol < 0 ? st->n : eol;
         if (tab < end) { /* a tab in this line: a second one makes it a tab-separated line */
-            Py_ssize_t second = find_any4(st, tab + 1, end, '\t', '\t', '\t', '\t');
+            Py_ssize_t second = find_char(st, tab + 1, end, '\t');
             if (second < end && (append_cut(lists[6], i) < 0 || append_cut(lists[6], eol < 0 ? end : eol + 1) < 0))
                 goto done;
-            tab = end < st->n ? find_any4(st, end, st->n, '\t', '\t', '\t', '\t') : st->n;
+            tab = end < st->n ? find_char(st, end, st->n, '\t') : st->n;
         }
         int spaces;
         Py_ssize_t j = skip_indent(st, i, &spaces); /* the line's first character after spaces and tabs */
