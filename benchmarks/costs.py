@@ -229,14 +229,14 @@ def _floor(docs: list[str], reps: int, plain: float) -> None:
     from norishiro.core import compiled
     from norishiro.core.boundaries import Boundaries
     from norishiro.core.labels import DEFAULT_LABELS
-    from norishiro.core.line_scan import _label_initials
+    from norishiro.core.line_scan import label_initials
     from norishiro.document import Document
 
     if not compiled.active():
         print("floor: the compiled module is not built")
         return
     nat, labels = compiled.native, tuple(DEFAULT_LABELS)
-    initials = _label_initials(labels)
+    initials = label_initials(labels)
     scans = [nat.structure_lines(d, initials, labels) for d in docs]
     made = [Document(d, id="x") for d in docs]
 

@@ -371,16 +371,42 @@ def test_the_compiled_short_sections_are_their_python_twin(lines, meta, k, size,
         compiled.native.short_sections(text, tuple(sections), *args[2:])
 
 
-def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends():
+_READ_LINES = ["Title", "=====", "-----", "Intro", "*****", "~~~", "所見：異常なし", "S: stable", "	# x"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_LINES + _READ_LINES) | st.text(max_size=10), min_size=1, max_size=30), st.booleans())
+def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends(lines, outlined):
     """``LabelledText.scan`` gives in one call what its three methods give one after another,
-    with an outline and without, compiled and not."""
-    text = "\n".join(_LINES * 3) + "\n# Last\n\ntext\n"
-    for outline in (None, [0, text.index("# Last")]):
-        for on in (True, False):
-            with compiled_helpers(on):
-                a, b = LabelledText(outline=outline), LabelledText(outline=outline)
-                want = (a.sections(text), a.atoms(text), a.paragraph_ends(text))
-                assert b.scan(text) == want
+    with an outline and without, compiled and not: setext and reStructuredText titles, fences
+    and field labels, which the heading reader reads (made only when a line needs it)."""
+    text = "\n".join(lines)
+    outline = [0, text.find("# ")] if outlined and text.find("# ") > 0 else None
+    for on in (True, False):
+        with compiled_helpers(on):
+            a, b = LabelledText(outline=outline), LabelledText(outline=outline)
+            want = (a.sections(text), a.atoms(text), a.paragraph_ends(text))
+            assert b.scan(text) == want
+
+
+@_needs_compiled
+def test_the_compiled_sections_make_their_reader_only_when_a_line_needs_it():
+    made = []
+
+    def make(*args):
+        made.append(args)
+        return lambda q, last: None  # reads no heading
+
+    sections_of = compiled.native.sections_of
+    text = "# A\n\nx\n【所見】\ny\n"
+    heads = [0, text.index("【")]
+    assert [s.start for s in sections_of(text, heads, True, (make, 1, 2))] == [0, heads[1]] and not made
+    got = sections_of("Title\n=====\nx\n", [6], True, (make, 1, 2))  # a setext underline: the reader's
+    assert made == [(1, 2)] and [s.headings for s in got] == [[]]
+    with pytest.raises(TypeError, match="callable reader"):
+        sections_of("Title\n=====\nx\n", [6], True, (lambda: 3,))
+    with pytest.raises(TypeError, match="sections_of"):
+        sections_of(text, heads, True, ())
 
 
 @settings(max_examples=150, deadline=None)

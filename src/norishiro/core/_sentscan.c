@@ -3851,10 +3851,29 @@ static int field_label_at(State *st, Py_ssize_t q, Py_ssize_t stop, PyObject *la
     return 0;
 }
 
+/* The reader of sections_of: a callable, or (make, *args) whose make(*args) gives it, made
+   only when a line needs it (most texts have none: their lines are read here). */
+typedef struct {
+    PyObject *given, *made; /* made: a new reference once made */
+} Reader;
+
+static PyObject *reader_of(Reader *r) {
+    if (r->made) return r->made;
+    if (!PyTuple_Check(r->given)) return r->made = Py_NewRef(r->given);
+    PyObject *rest = PyTuple_GetSlice(r->given, 1, PyTuple_GET_SIZE(r->given));
+    r->made = rest ? PyObject_Call(PyTuple_GET_ITEM(r->given, 0), rest, NULL) : NULL;
+    Py_XDECREF(rest);
+    if (r->made && !PyCallable_Check(r->made)) {
+        PyErr_SetString(PyExc_TypeError, "sections_of: make(*args) must give a callable reader");
+        Py_CLEAR(r->made);
+    }
+    return r->made;
+}
+
 /* One heading of _heading_starts' loop, read here (known: a # heading, a bracketed or
    marked label, with labels a field label) or by read(q, last_heading_end) -> (kind, level, title, line_end, body, at)
    or None: *kind 1 md, 2 block, 3 field, 0 none; -1 on an error. title: a new reference. */
-static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObject *labels, PyObject *read,
+static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObject *labels, Reader *reader,
                       Py_ssize_t last_end, int *kind, Py_ssize_t *level, PyObject **title, Py_ssize_t *line_end,
                       Py_ssize_t *body, Py_ssize_t *at) {
     *kind = 0;
@@ -3881,6 +3900,8 @@ static int heading_at(PyObject *text, State *st, Py_ssize_t q, int known, PyObje
             return 0;
         }
     }
+    PyObject *read = reader_of(reader);
+    if (!read) return -1;
     PyObject *args[2] = {PyLong_FromSsize_t(q), PyLong_FromSsize_t(last_end)};
     PyObject *got = args[0] && args[1] ? PyObject_Vectorcall(read, args, 2, NULL) : NULL;
     Py_XDECREF(args[0]);
@@ -3905,14 +3926,17 @@ done:
 /* sections_of(text, heads, known, read, labels=None, attach=False) -> structure._sections(len(text),
    _heading_starts(heads, read)) where a known line (a # heading or a bracketed or marked
    label) is read here as heading_kinds reads it, and another by read (its own reading:
-   fences, reStructuredText titles, field labels). With known and labels (a tuple, see
+   fences, reStructuredText titles, field labels); read may be (make, *args), the reader
+   made by make(*args) when a line first needs it. With known and labels (a tuple, see
    field_label_at), a field label's line too, and a line that field_label_at finds no
    heading in is not read. With attach, those sections as structure.attach_bare_headings
    leaves them (a section that is its heading alone joins the next). */
 static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs < 4 || nargs > 6 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) ||
-        !PyCallable_Check(args[3]) || (nargs >= 5 && args[4] != Py_None && !PyTuple_Check(args[4]))) {
-        PyErr_SetString(PyExc_TypeError, "sections_of(text: str, heads: list, known: bool, read: callable, "
+        !(PyCallable_Check(args[3]) || (PyTuple_Check(args[3]) && PyTuple_GET_SIZE(args[3]) &&
+                                         PyCallable_Check(PyTuple_GET_ITEM(args[3], 0)))) ||
+        (nargs >= 5 && args[4] != Py_None && !PyTuple_Check(args[4]))) {
+        PyErr_SetString(PyExc_TypeError, "sections_of(text: str, heads: list, known: bool, read: callable | tuple, "
                                          "labels: tuple | None = None, attach: bool = False)");
         return NULL;
     }
@@ -3940,6 +3964,7 @@ static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t n
     State state, *st = &state;
     start_state(st, text, 0, 0);
     Starts s = {0};
+    Reader reader = {args[3], NULL};
     Py_ssize_t *levels = NULL, depth = 0, room = 0, last_end = -1; /* the Markdown path's levels */
     if (!titles || known < 0) goto done;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(heads); i++) {
@@ -3951,7 +3976,8 @@ static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t n
         }
         int kind;
         PyObject *title = NULL, *path;
-        if (heading_at(text, st, q, known, labels, args[3], last_end, &kind, &level, &title, &line_end, &body, &at) < 0) goto done;
+        if (heading_at(text, st, q, known, labels, &reader, last_end, &kind, &level, &title, &line_end, &body, &at) < 0)
+            goto done;
         if (!kind) continue;
         if (kind == 1) { /* a Markdown heading closes those of its level and below */
             while (depth && levels[depth - 1] >= level) {
@@ -4027,6 +4053,7 @@ done:
     Py_XDECREF(titles);
     Py_XDECREF(block);
     Py_XDECREF(fieldl);
+    Py_XDECREF(reader.made);
     return out;
 }
 

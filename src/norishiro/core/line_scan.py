@@ -14,12 +14,12 @@ from functools import lru_cache
 from . import compiled
 from .lazy import by_identity
 
-__all__ = ["TextLines", "line_matches"]
+__all__ = ["TextLines", "line_matches", "label_initials"]
 
 
 @by_identity
 @lru_cache(maxsize=8)
-def _label_initials(labels: tuple[str, ...]) -> str:
+def label_initials(labels: tuple[str, ...]) -> str:
     """The labels' initials in lower case: the compiled line filter skips a line whose first
     character is none of them (nor another heading's mark) before it tries the labels."""
     return "".join(sorted({x[0].lower() for x in labels if x}))
@@ -36,7 +36,8 @@ class TextLines:
 
     __slots__ = ("text", "_nl_text", "headings", "fences", "tables", "lead_hints", "paragraphs", "tsv")
 
-    def __init__(self, text: str, labels: tuple[str, ...]):
+    def __init__(self, text: str, labels: tuple[str, ...], scanned: tuple | None = None):
+        """``scanned``: the compiled scan's answer for these labels when made already."""
         self.text = text
         self._nl_text: str | None = None
         self.headings = self.fences = self.tables = self.lead_hints = None
@@ -45,9 +46,10 @@ class TextLines:
         self.paragraphs: tuple[list[int], list[int]] | None = None
         # and the lines with two tabs or more, their starts and ends one after the other
         self.tsv: list[int] | None = None
-        if compiled.active():
-            got = compiled.native.structure_lines(text, _label_initials(labels), labels)
-            self.headings, self.fences, self.tables, self.lead_hints, self.paragraphs, self.tsv = got
+        if scanned is None and compiled.active():
+            scanned = compiled.native.structure_lines(text, label_initials(labels), labels)
+        if scanned is not None:
+            self.headings, self.fences, self.tables, self.lead_hints, self.paragraphs, self.tsv = scanned
 
     @property
     def nl_text(self) -> str:

@@ -21,7 +21,7 @@ from .atoms import Atom, find_atoms
 from .heading_lines import Heading, HeadingReader
 from .labels import DEFAULT_LABELS, SOAP_NAMES
 from .lazy import by_identity
-from .line_scan import TextLines
+from .line_scan import TextLines, label_initials
 
 __all__ = [
     "Section",
@@ -295,6 +295,7 @@ class LabelledText:
         self.outline = outline
         self._allowed = None if outline is None else set(outline)
         self._patterns = _patterns(self.labels)  # what every text's scan asks of the labels
+        self._initials = label_initials(self.labels)
         self._lines: TextLines | None = None  # sections' line scan, kept for atoms
         self._of: str | None = None
         self._paragraphs: tuple[str, tuple[list[int], list[int]] | None] | None = None
@@ -312,9 +313,28 @@ class LabelledText:
     def scan(self, text: str) -> Scanned:
         """``sections(text)``, ``atoms(text)`` and ``paragraph_ends(text)`` from one line
         scan, holding nothing (one provider may serve several threads)."""
-        lines = TextLines(text, self.labels)
-        sections = _sections_of_lines(text, lines, self._patterns, True, self._allowed, True)
-        return sections, find_atoms(text, lines), lines.paragraphs
+        if not compiled.active():
+            lines = TextLines(text, self.labels)
+            sections = _sections_of_lines(text, lines, self._patterns, True, self._allowed, True)
+            return sections, find_atoms(text, lines), lines.paragraphs
+        # compiled: the line scan's lists as they come, the heading reader made only when a
+        # line needs it (_sections_of_lines' compiled way), atoms looked for where the scan saw one
+        native, labels = compiled.native, self.labels
+        got = native.structure_lines(text, self._initials, labels)
+        heads, fences, tables, hints, paragraphs, tsv = got
+        read = (self._reader, text, got)
+        sections = native.sections_of(
+            text, native.unfenced(text, heads), self._allowed is None, read, self._patterns[3], True
+        )
+        atoms = find_atoms(text, TextLines(text, labels, got)) if fences or tables or hints or tsv else []
+        return sections, atoms, paragraphs
+
+    def _reader(self, text: str, scanned: tuple) -> Callable[[int, int], Heading | None]:
+        """The heading reader of a text the compiled scan read (``scan``), made when a line needs it."""
+        _quick, cand, label_re, _fields = self._patterns
+        return HeadingReader(
+            text, TextLines(text, self.labels, scanned), cand, label_re, True, self._allowed, scanned[0]
+        ).read
 
     def paragraph_ends(self, text: str) -> tuple[list[int], list[int]] | None:
         """The paragraph ends the line scan of ``sections(text)`` found, as ``TextLines``
