@@ -19,7 +19,8 @@ from norishiro.core import compiled
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.structure import LabelledText, Section
 from norishiro.document import Document
-from norishiro.regions import OneChunk, OneChunkRun, Regions, atom_lists, one_chunk_run, short_sections
+from norishiro.regions import OneChunk, OneChunkRun, Regions, atom_lists
+from norishiro.section_runs import one_chunk_run, short_sections
 
 _LINES = [
     "# Title",

@@ -17,7 +17,8 @@ from .core.canonical import SectionNames
 from .core.measure import Sizer
 from .core.structure import Scanned, Section
 from .document import Document
-from .regions import OneChunk, Packed, Regions, paragraph_cuts, short_sections
+from .regions import OneChunk, Packed, Regions, paragraph_cuts
+from .section_runs import short_sections
 
 __all__ = ["BATCH", "RunPlan", "batches", "region_chunks", "run_chunks", "paged"]
 

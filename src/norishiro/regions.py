@@ -6,11 +6,10 @@ chunker keeps whole or with their text. ``norishiro.api`` hands each region to a
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from .chunk import Chunk, section_chunks
 from .chunkers import Region
 from .config import ChunkConfig
 from .core import compiled
@@ -20,17 +19,9 @@ from .core.measure import Measure, Sizer
 from .core.structure import Atom, Scanned, Section
 from .document import Document
 from .errors import ContextHeaderError
+from .section_runs import one_chunk_run
 
-__all__ = [
-    "Regions",
-    "OneChunk",
-    "OneChunkRun",
-    "Packed",
-    "atom_lists",
-    "one_chunk_run",
-    "paragraph_cuts",
-    "short_sections",
-]
+__all__ = ["Regions", "OneChunk", "OneChunkRun", "Packed", "atom_lists", "paragraph_cuts"]
 
 
 class OneChunk(NamedTuple):
@@ -52,23 +43,6 @@ class OneChunkRun(NamedTuple):
     stop: int
 
 
-def one_chunk_run(starts: list[int], ends: list[int], k: int, size: int, t_starts: list[int], t_ends: list[int]) -> int:
-    """The first section from ``k`` on (indices into ``starts`` / ``ends``) that is not one
-    chunk of its text alone: empty, longer than ``size``, or starting in a table's body
-    (whose header rows go in front). Compiled: ``_sentscan.one_chunk_run``."""
-    n = len(starts)
-    while k < n:
-        a, b = starts[k], ends[k]
-        if not a < b <= a + size:
-            break
-        if t_starts:
-            t = bisect.bisect_right(t_starts, a) - 1
-            if t >= 0 and a < t_ends[t]:
-                break
-        k += 1
-    return k
-
-
 def atom_lists(atoms: list[Atom]) -> tuple[list[int], list[int], list[Atom], list[int], list[int]]:
     """The atoms' starts and ends, the tables among them with header rows to repeat, and
     those tables' body starts and ends: what the regions read. Compiled:
@@ -81,26 +55,6 @@ def atom_lists(atoms: list[Atom]) -> tuple[list[int], list[int], list[Atom], lis
         [x.body_start for x in tables],
         [x.end for x in tables],
     )
-
-
-def short_sections(
-    text: str,
-    sections: list[Section],
-    k: int,
-    size: int,
-    t_starts: list[int],
-    t_ends: list[int],
-    index: int,
-    doc: Document,
-    metadata: Mapping[str, Any] | None,
-    canonical: Callable[[list[str]], str | None],
-    memo: dict[tuple[str, ...], str | None] | None = None,
-) -> tuple[list[Chunk], int]:
-    """The chunks of the sections from ``k`` on that are one chunk of their text alone
-    (``one_chunk_run``), numbered from ``index`` (``section_chunks``), and the first section
-    that is not. Compiled: ``_sentscan.short_sections``, which reads the sections themselves."""
-    j = one_chunk_run([x.start for x in sections], [x.end for x in sections], k, size, t_starts, t_ends)
-    return section_chunks(text, sections, k, j, index, doc, metadata, canonical, memo), j
 
 
 _one_of = OneChunk._make  # the tuple made in C, not through the class's __new__

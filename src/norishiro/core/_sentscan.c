@@ -4057,7 +4057,7 @@ done:
     return out;
 }
 
-/* one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> regions.one_chunk_run's index:
+/* one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> section_runs.one_chunk_run's index:
    the first section from k on that is empty, longer than size, or starts in a table's body. */
 static PyObject *one_chunk_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6 || !PyList_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
@@ -4094,7 +4094,7 @@ static Py_ssize_t section_position(PyObject *sec, int k) {
 }
 
 /* short_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical,
-   memo) -> (chunks, j): regions.short_sections' pair, one_chunk_run read from the sections
+   memo) -> (chunks, j): section_runs.short_sections' pair, one_chunk_run read from the sections
    themselves and section_chunks of k..j-1 in one call (no lists of starts and ends made). */
 static PyObject *short_sections(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
