@@ -451,3 +451,36 @@ def test_the_compiled_atom_lists_are_their_python_twin(lines):
     assert got[:2] == atom_lists(atoms)[:2] and [id(x) for x in got[2]] == [id(x) for x in atom_lists(lookalikes)[2]]
     with pytest.raises(TypeError, match="atom_lists"):
         compiled.native.atom_lists(tuple(atoms))
+
+
+@_needs_compiled
+def test_the_compiled_walk_leaves_what_it_does_not_make_to_the_regions():
+    """``walk_sections`` makes short sections and long ones whose spans it reads from the
+    document's lists; it stops where a table's prefix is asked, a section has more than 256
+    chunks, a line break other than "\\n" is in one (section_spans says None) or a section is
+    plain text's: the chunks are the regions' loop's all the same."""
+    table = "| a | b |\n|---|---|\n" + "".join(f"| {k} | x{k} |\n" for k in range(40))
+    prose = " ".join(f"Sentence {k} runs on." for k in range(30))
+    long_prose = "\n\n".join(prose for _ in range(20))  # over 256 chunks at 40
+    text = "\n".join(
+        ["# One", "", prose, "", "## Table", "", table, "## Long", "", long_prose, "", "## Crlf", "", "a\r\nb " * 60]
+        + ["```", "code", "```", "", "# Short", "", "x"]
+    )
+    for size in (40, 120, 400):
+        plan = api._resolved(None, {"size": size})
+        walked = []
+        original = compiled.native.walk_sections
+
+        def spy(*args):
+            got = original(*args)
+            walked.append(got[2] if got[2] in (None, False) else "spans")
+            return got
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(compiled.native, "walk_sections", spy)
+            got = [c.to_dict() for c in api.iter_chunks(Document(text), plan.config)]
+        assert walked and got == [c.to_dict() for c in api._chunks(Document(text), plan, None, None, None, None)]
+        if size == 40:
+            assert {"spans", False, None} <= set(walked)
+    with pytest.raises(TypeError, match="walk_sections"):
+        compiled.native.walk_sections(text, [], 0, 10, [], [], 0, None, None, len, None, (), 0, False, len, False)

@@ -132,8 +132,15 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
     on = compiled.active()
     short = compiled.native.short_sections if on else short_sections
     k, n, i, checked = 0, len(sections), 0, set()
+    walk = regions.walk_args() if on and regions is not None and regions.walks else None
     while k < n:
-        run, k = short(text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo)
+        if walk is not None:  # long sections' spans read from the document's lists too, made chunks
+            run, k, pending = compiled.native.walk_sections(
+                text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo, *walk
+            )
+        else:
+            run, k = short(text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo)
+            pending = None
         if run:
             i += len(run)
             yield [paged(c, doc) for c in run] if pages else run
@@ -144,7 +151,11 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
         a, b = sec.start, sec.end
         make_spans = compiled.native.span_chunks if on else span_chunks
         region: Region | OneChunk | Packed | None = None
-        if b - a > size:  # longer than a chunk: its spans, without the region's look-ups
+        if pending:  # spans the walk left to be made here: a table's prefix asked, or many
+            spans, in_body = pending
+            prefix = regions._table_prefix(a, b, "") if in_body else None
+            region = Packed(spans, a, prefix)
+        elif pending is None and b - a > size:  # longer than a chunk: its spans, without the region's look-ups
             if regions is None and sec.body == a:
                 # no heading line of its own, no atom in the text: plain text's region
                 piece, paragraphs = text[a:b], scanned[2]
@@ -154,12 +165,14 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
             else:
                 if regions is None:
                     regions = plan.regions(doc, scanned)
+                    walk = regions.walk_args() if on and regions.walks else None
                 region = regions.packed(a, b, sec, "")
                 if region is not None:
                     spans, prefix = region.spans, region.prefix
         if region is None:  # a short section in a table's body, or one whose region is made
             if regions is None:
                 regions = plan.regions(doc, scanned)
+                walk = regions.walk_args() if on and regions.walks else None
             region, one = regions.region(a, b, [sec], checked)
             batches_of = region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, region, one, i)
         elif prefix is None and type(spans) is list and len(spans) <= BATCH:  # one batch, named once

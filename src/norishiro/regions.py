@@ -316,6 +316,21 @@ class Regions:
         spans, in_body = got
         return Packed(spans, a, self._table_prefix(a, b, head) if in_body else None)
 
+    @property
+    def walks(self) -> bool:
+        """A walk over the sections may read long sections' spans from the document's lists in
+        C (``_sentscan.walk_sections``): ``packed``'s way, for every section."""
+        return self._by_lists and self.packing.reads_lists
+
+    def walk_args(self) -> tuple:
+        """``walk_sections``' lists, tail, line reading, make factory and whether atoms are there."""
+        c = self.packing
+        return self._document_lists(), c.section_tail, c.line_next, self.section_make, bool(self.atoms)
+
+    def section_make(self, a: int, b: int, k: int) -> Callable:
+        """``section_spans``' ``make`` for section ``k`` (``a..b``), made when it is first asked."""
+        return self.packing.section_make(partial(self._region, a, b, [self.sections[k]], ""))
+
     def _region(
         self, a: int, b: int, secs: list[Section], head: str, piece: str, paragraphs: list[int] | None, measure=None
     ) -> Region:

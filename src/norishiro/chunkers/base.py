@@ -206,6 +206,30 @@ class PackingChunker:
         the compiled one asks it. A section with a line break other than "\n" is None."""
         if not (self._sections_compiled and compiled.active()):
             return None
+        make = self.section_make(make_region)
+        return compiled.native.section_spans(text, a, b, size, *lists, body, self.section_tail, self._line_next, make)
+
+    @property
+    def reads_lists(self) -> bool:
+        """``text_section_spans`` serves (compiled): a walk over a page's sections may ask
+        ``_sentscan.section_spans`` itself, with ``section_make``, ``section_tail`` and
+        ``line_next``."""
+        return self._sections_compiled and compiled.active()
+
+    @property
+    def line_next(self) -> bool:
+        return self._line_next
+
+    @property
+    def section_tail(self) -> int:
+        """``section_spans``' tail: the budgets the last chunks share evenly (0: not balanced)."""
+        return BALANCED_TAIL if self._balance else 0
+
+    def section_make(
+        self, make_region: Callable[[str, list[int]], Region]
+    ) -> Callable[[str, list[int]], tuple[tuple | None, Callable[[int], int]]]:
+        """``section_spans``' ``make`` for a section whose region ``make_region`` makes: the
+        soft-wrap reading and the packer's search of its piece, asked when first needed."""
         line_next = self._line_next
 
         def make(piece: str, cuts: list[int]) -> tuple[tuple | None, Callable[[int], int]]:
@@ -213,8 +237,7 @@ class PackingChunker:
             lines = bnd.soft_wrap_reading() if line_next else None
             return lines, LazyStep(lambda made: self._packer(make_region(piece, cuts), made), bnd)
 
-        tail = BALANCED_TAIL if self._balance else 0
-        return compiled.native.section_spans(text, a, b, size, *lists, body, tail, line_next, make)
+        return make
 
     @cached_property
     def _sections_compiled(self) -> bool:

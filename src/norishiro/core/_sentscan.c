@@ -4791,7 +4791,15 @@ static int pack_lines(Pack *p, PyObject *lines, PyObject *paras);
 /* p's lines and step from make, the first time they are needed; -1 with an error set */
 static int pack_ready(Pack *p) {
     if (!p->make || p->made) return 0;
-    p->made = PyObject_CallFunctionObjArgs(p->make, p->piece, p->paras, NULL);
+    PyObject *make = p->make;
+    if (PyTuple_Check(make)) { /* (factory, *args): the section's make, made now */
+        PyObject *rest = PyTuple_GetSlice(make, 1, PyTuple_GET_SIZE(make));
+        make = rest ? PyObject_Call(PyTuple_GET_ITEM(p->make, 0), rest, NULL) : NULL;
+        Py_XDECREF(rest);
+        if (!make) return -1;
+    } else Py_INCREF(make);
+    p->made = PyObject_CallFunctionObjArgs(make, p->piece, p->paras, NULL);
+    Py_DECREF(make);
     if (!p->made) return -1;
     if (!PyTuple_Check(p->made) || PyTuple_GET_SIZE(p->made) != 2) {
         PyErr_SetString(PyExc_TypeError, "section_spans: make must give (lines, step)");
@@ -5126,7 +5134,8 @@ fail:
    header in that table's body and nothing elsewhere. tail: the last chunks share the rest
    evenly over this many budgets (0: not balanced). make(piece, paragraph_cuts) -> (lines,
    step) gives para_spans' lines and the packer's search, asked the first time either is
-   needed (most long sections end every chunk at a paragraph cut). None where para_spans
+   needed (most long sections end every chunk at a paragraph cut); make may be (factory,
+   *args), make being factory(*args), made then. None where para_spans
    does not serve (the regions then make the region): the paragraph cuts not taken (a line
    break other than "\n" in the section, where its boundaries find their own), or no atom
    that fits, no heading and no table. in_body: a chunk starts in a table's body (its prefix
@@ -5241,6 +5250,123 @@ done:
     return out;
 }
 
+/* walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical,
+   memo, lists, tail, line_next, maker, atoms) -> (chunks, j, pending): region_chunks.run_chunks'
+   loop over the sections from k, as far as it goes here. A run of sections that are one chunk
+   each (short_sections); with lists (the document's seven lists of section_spans, or None) a
+   longer section whose spans section_spans reads (a heading line of its own, or atoms in the
+   text), its chunks made as span_chunks makes a region's with no prefix (make: (maker, a, b,
+   j)). It stops at section j that it leaves to the caller: pending is (spans, in_body) where
+   section_spans gave spans it does not make chunks of (a table's prefix, or more than 256),
+   False where section_spans said None, None where it was not asked. */
+static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 16 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
+        !PyLong_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) || !PyLong_Check(args[6]) ||
+        PyList_GET_SIZE(args[5]) < PyList_GET_SIZE(args[4]) || (args[10] != Py_None && !PyDict_Check(args[10])) ||
+        (args[11] != Py_None && !(PyTuple_Check(args[11]) && PyTuple_GET_SIZE(args[11]) == 7))) {
+        PyErr_SetString(PyExc_TypeError, "walk_sections(text: str, sections: list, k: int, size: int, t_starts: list, "
+                                         "t_ends: list, index: int, doc, metadata, canonical, memo: dict | None, "
+                                         "lists: tuple of 7 lists | None, tail: int, line_next: bool, maker, atoms: bool)");
+        return NULL;
+    }
+    if (!chunk_type) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk) first");
+        return NULL;
+    }
+    PyObject *text = args[0], *secs = args[1], *t_starts = args[4], *t_ends = args[5], *doc = args[7],
+             *meta = args[8], *canonical = args[9], *memo = args[10] == Py_None ? NULL : args[10], *lists = args[11];
+    Py_ssize_t k = PyLong_AsSsize_t(args[2]), size = PyLong_AsSsize_t(args[3]), index = PyLong_AsSsize_t(args[6]);
+    Py_ssize_t tail = PyLong_AsSsize_t(args[12]);
+    int line_next = PyObject_IsTrue(args[13]), atoms = PyObject_IsTrue(args[15]);
+    if (PyErr_Occurred() || line_next < 0 || atoms < 0) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(secs), j = k < 0 ? 0 : k;
+    PyObject *chunks = PyList_New(0), *pending = Py_None;
+    Py_INCREF(pending);
+    while (chunks && j < n) {
+        PyObject *sec = PyList_GET_ITEM(secs, j);
+        Py_ssize_t a = section_position(sec, 0), b = a == -1 && PyErr_Occurred() ? -1 : section_position(sec, 1);
+        if (PyErr_Occurred()) goto fail;
+        if (a < b && b - a <= size) { /* one chunk, unless it starts in a table's body */
+            Py_ssize_t t = PyList_GET_SIZE(t_starts) ? index_after(t_starts, a) - 1 : -1;
+            if (t >= 0 && a < item_at(t_ends, t)) break;
+            if (PyErr_Occurred()) goto fail;
+            PyObject *c = section_chunk(text, sec, index + PyList_GET_SIZE(chunks), doc, meta, canonical, memo);
+            if (!c || PyList_Append(chunks, c) < 0) {
+                Py_XDECREF(c);
+                goto fail;
+            }
+            Py_DECREF(c);
+            j++;
+            continue;
+        }
+        if (lists == Py_None || b - a <= size) break;
+        PyObject *bv = PyObject_GetAttrString(sec, "body");
+        Py_ssize_t body = bv ? PyLong_AsSsize_t(bv) : -1;
+        Py_XDECREF(bv);
+        if (PyErr_Occurred()) goto fail;
+        if (!(body > a || atoms)) break; /* plain text's region: the caller's */
+        PyObject *call = Py_BuildValue("(OnnnOOOOOOOnniO)", text, a, b, size, PyTuple_GET_ITEM(lists, 0),
+                                       PyTuple_GET_ITEM(lists, 1), PyTuple_GET_ITEM(lists, 2), PyTuple_GET_ITEM(lists, 3),
+                                       PyTuple_GET_ITEM(lists, 4), PyTuple_GET_ITEM(lists, 5), PyTuple_GET_ITEM(lists, 6),
+                                       body, tail, line_next, Py_None);
+        PyObject *make = call ? Py_BuildValue("(Onnn)", args[14], a, b, j) : NULL;
+        PyObject *got = NULL;
+        if (make) {
+            PyTuple_SET_ITEM(call, 14, make); /* in Py_None's place */
+            Py_DECREF(Py_None);
+            got = section_spans(NULL, call);
+        }
+        Py_XDECREF(call);
+        if (!got) goto fail;
+        if (got == Py_None) {
+            Py_DECREF(got);
+            Py_SETREF(pending, Py_NewRef(Py_False));
+            break;
+        }
+        PyObject *spans = PyTuple_GET_ITEM(got, 0);
+        if (PyTuple_GET_ITEM(got, 1) == Py_True || PyList_GET_SIZE(spans) > 256) {
+            Py_SETREF(pending, got);
+            break;
+        }
+        /* the chunks of its spans: text, offsets, size, the section's headings and names */
+        PyObject *heads = section_field(sec, 2), *name = NULL;
+        if (heads && !PyList_Check(heads)) PyErr_SetString(PyExc_TypeError, "walk_sections: headings must be a list");
+        if (heads && PyList_Check(heads) && memo) {
+            PyObject *key = PyList_AsTuple(heads);
+            name = key ? PyDict_GetItemWithError(memo, key) : NULL;
+            Py_XDECREF(key);
+            Py_XINCREF(name);
+        }
+        if (!name && !PyErr_Occurred() && heads) name = PyObject_CallOneArg(canonical, heads);
+        Py_ssize_t m = heads && PyList_Check(heads) ? PyList_GET_SIZE(heads) : 0;
+        PyObject *section = m ? PyList_GET_ITEM(heads, m - 1) : Py_None;
+        for (Py_ssize_t q = 0; name && q < PyList_GET_SIZE(spans); q++) {
+            PyObject *span = PyList_GET_ITEM(spans, q), *c = NULL;
+            Py_ssize_t s0 = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0)), e0 = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));
+            Py_ssize_t sz = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 2));
+            PyObject *piece = PyErr_Occurred() ? NULL : PyUnicode_Substring(text, a + s0, a + e0);
+            PyObject *at = piece ? PyLong_FromSsize_t(a + s0) : NULL, *to = at ? PyLong_FromSsize_t(a + e0) : NULL;
+            if (to) c = make_chunk(piece, at, to, index + PyList_GET_SIZE(chunks), sz, doc, meta, heads, section, name, piece);
+            Py_XDECREF(piece);
+            Py_XDECREF(at);
+            Py_XDECREF(to);
+            if (!c || PyList_Append(chunks, c) < 0) Py_CLEAR(name);
+            Py_XDECREF(c);
+        }
+        Py_XDECREF(name);
+        Py_XDECREF(heads);
+        Py_DECREF(got);
+        if (PyErr_Occurred()) goto fail;
+        j++;
+    }
+    if (!chunks) goto fail;
+    return Py_BuildValue("(NnN)", chunks, j, pending);
+fail:
+    Py_XDECREF(chunks);
+    Py_DECREF(pending);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
@@ -5303,6 +5429,9 @@ static PyMethodDef methods[] = {
      "one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> index"},
     {"atom_lists", atom_lists, METH_O, "atom_lists(atoms) -> (starts, ends, tables, table body starts, table ends)"},
     {"disjoint_atoms", disjoint_atoms, METH_O, "disjoint_atoms(found) -> atoms.disjoint's list, found left as it is"},
+    {"walk_sections", (PyCFunction)(void (*)(void))walk_sections, METH_FASTCALL,
+     "walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo, lists, tail, "
+     "line_next, maker, atoms) -> (chunks, j, pending)"},
     {"short_sections", (PyCFunction)(void (*)(void))short_sections, METH_FASTCALL,
      "short_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo) -> (chunks, j)"},
     {"table_atoms", table_atoms, METH_VARARGS,
