@@ -466,16 +466,17 @@ def test_the_compiled_walk_leaves_what_it_does_not_make_to_the_regions():
         ["# One", "", prose, "", "## Table", "", table, "## Long", "", long_prose, "", "## Crlf", "", "a\r\nb " * 60]
         + ["```", "code", "```", "", "# Short", "", "x"]
     )
+    walked: list = []
+    original = compiled.native.walk_sections
+
+    def spy(*args):
+        got = original(*args)
+        walked.append(got[2] if got[2] in (None, False) else "spans")
+        return got
+
     for size in (40, 120, 400):
         plan = api._resolved(None, {"size": size})
-        walked = []
-        original = compiled.native.walk_sections
-
-        def spy(*args):
-            got = original(*args)
-            walked.append(got[2] if got[2] in (None, False) else "spans")
-            return got
-
+        walked.clear()
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(compiled.native, "walk_sections", spy)
             got = [c.to_dict() for c in api.iter_chunks(Document(text), plan.config)]
