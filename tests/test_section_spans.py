@@ -1,5 +1,6 @@
 """A long section's spans read from the document's lists (``_sentscan.section_spans``
-through ``PackingChunker.text_section_spans``), or from the region's own lists
+through ``PackingChunker.text_section_spans``, or asked by ``_sentscan.walk_sections``
+itself), or from the region's own lists
 (``section_spans``), without a ``Region`` made: the chunks are those of every region made
 and packed by the packer's own loop."""
 
@@ -35,6 +36,7 @@ def _packers_own(text: str, **options) -> list[dict]:
     """The chunks with every region made and packed by the packer's loop."""
     with pytest.MonkeyPatch.context() as m:
         m.setattr(PackingChunker, "text_section_spans", lambda *a: None)
+        m.setattr(PackingChunker, "reads_lists", property(lambda self: False))  # no walk in C either
         m.setattr(PackingChunker, "section_spans", lambda *a: None)
         m.setattr(packer, "paragraph_spans", lambda p: None)
         return _chunks(text, **options)
@@ -66,7 +68,15 @@ def test_a_long_section_with_a_table_is_read_from_the_documents_lists(monkeypatc
         served.append(got is not None)
         return got
 
+    walk = compiled.native.walk_sections
+
+    def walked(*args):  # the walk over the sections asks section_spans itself
+        got = walk(*args)
+        served.append(got[2] is not False)
+        return got
+
     monkeypatch.setattr(PackingChunker, "text_section_spans", counted)
+    monkeypatch.setattr(compiled.native, "walk_sections", walked)
     got = _chunks(text, size=120)
     assert served and all(served)
     monkeypatch.undo()

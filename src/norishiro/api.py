@@ -9,7 +9,7 @@ in its budget.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import chain
 from typing import Any
@@ -64,7 +64,7 @@ class _Plan:
     options: each of these, made per call, is a share of the time)."""
 
     __slots__ = ("config", "sizer", "runtime", "cls", "chunker", "renderer", "plain", "runs", "names", "size")
-    __slots__ += ("overlap", "_packing", "_structure")
+    __slots__ += ("overlap", "fast", "_packing", "_structure")
 
     def __init__(self, config: ChunkConfig, sizer: Sizer, runtime: dict[str, Any]):
         self.config, self.sizer, self.runtime = config, sizer, runtime
@@ -90,6 +90,8 @@ class _Plan:
             and getattr(c, "one_chunk", None) is not None
         )
         self._packing = c if self.runs and config.overlap <= 0 and hasattr(c, "text_section_spans") else None
+        # or plain text with the plan's chunker: its chunks made without the regions' loop
+        self.fast = self.runs or (self.plain and c is not None and not config.deid)
         self.size, self.overlap = config.size, config.overlap
         self._structure = LabelledText(config.section_labels) if config.structure else None
 
@@ -194,16 +196,42 @@ def iter_chunks(
     **options: Any,
 ) -> Iterator[Chunk]:
     """Like :func:`chunk`, but gives chunks one at a time (bounded memory for output). The
-    document and options are checked at the call, the chunks made as they are asked for.
+    document and options are checked at the call; the chunks are made as they are asked for
+    (a short plain text's at the call).
     ``excluded`` (a list) receives the sections left out by ``sections_include`` /
     ``sections_exclude``, so that a caller can report them."""
     doc = _as_document(text_or_document)
     plan = _resolved(config, options)
-    if plan.runs and embedder is cache is trace is None and plan.cls is CHUNKERS[plan.config.strategy]:
-        text = doc.text  # the common options: the regions made as decided with the plan
-        # (no generator of this function's in between: a short text's chunks cost less)
-        return chain.from_iterable(run_chunks(plan, doc)) if text and not text.isspace() else iter(())
+    if plan.fast and embedder is cache is trace is None and plan.cls is CHUNKERS[plan.config.strategy]:
+        # the common options, decided with the plan: no generator of this function's in
+        # between (a short text's chunks cost less)
+        text = doc.text
+        if not text or text.isspace():
+            return iter(())
+        return chain.from_iterable(run_chunks(plan, doc)) if plan.runs else _plain(doc, plan, plan.chunker)
     return _chunks(doc, plan, embedder, cache, trace, excluded)
+
+
+def _plain(doc: Document, plan: _Plan, chunker: Any) -> Iterator[Chunk]:
+    """The chunks of ``doc`` as plain text (one region): a short text's made at once, a long
+    one's a batch at a time."""
+    text, sizer, config = doc.text, plan.sizer, plan.config
+    make_spans = compiled.native.span_chunks if compiled.active() else span_chunks
+    spans = chunker.spans(Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap))
+    meta, paged = doc.metadata or None, doc.pages is not None
+    if type(spans) is list and len(spans) <= BATCH:  # in one call, without the batches' generator
+        run = make_spans(text, spans, 0, 0, doc, meta, None, None, None, None, None, (), ())
+        return iter([_paged(c, doc) for c in run] if paged else run)
+    return _plain_batches(doc, spans, make_spans, meta, paged)
+
+
+def _plain_batches(doc: Document, spans: Iterable, make_spans: Callable, meta: Any, paged: bool) -> Iterator[Chunk]:
+    """``_plain``'s chunks of a long text's spans, ``BATCH`` at a time (not all held at once)."""
+    i, text = 0, doc.text
+    for _, batch in batches(spans, 0, None):
+        run = make_spans(text, batch, 0, i, doc, meta, None, None, None, None, None, (), ())
+        i += len(run)
+        yield from [_paged(c, doc) for c in run] if paged else run
 
 
 def _chunks(doc: Document, plan: _Plan, embedder: Any, cache: Any, trace: Any, excluded: list[Section] | None):
@@ -231,14 +259,7 @@ def _chunks(doc: Document, plan: _Plan, embedder: Any, cache: Any, trace: Any, e
     renderer = plan.renderer
     make_spans = compiled.native.span_chunks if compiled.active() else span_chunks
     if plan.plain:
-        region = Region(text, 0, sizer, sizer.measure(text), config.size, config.overlap)
-        spans, paged, i = chunker.spans(region), doc.pages is not None, 0
-        # a short text's spans in one call, without the batches' generator
-        short = type(spans) is list and len(spans) <= BATCH
-        for _, batch in [(None, spans)] if short else batches(spans, 0, None):
-            run = make_spans(text, batch, 0, i, doc, meta or None, None, None, None, None, None, (), ())
-            i += len(run)
-            yield from [_paged(c, doc) for c in run] if paged else run
+        yield from _plain(doc, plan, chunker)
         return
     structure = LabelledText(config.section_labels, doc.outline) if config.structure else PlainText()
     whole = config.cross_sections or not chunker.sectioned
