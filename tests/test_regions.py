@@ -352,7 +352,7 @@ def test_the_compiled_span_chunks_say_what_is_wrong():
     st.integers(0, 60),
     st.integers(0, 40),
 )
-def test_the_compiled_short_sections_are_their_python_twin(lines, meta, k, size, index):
+def test_the_compiled_walk_of_short_sections_is_their_python_twin(lines, meta, k, size, index):
     """The chunks of the sections from ``k`` on that are one chunk each, and where that run
     stops (an empty or long section, one that starts in a table's body, the end), read from
     the sections themselves as the twin reads their lists."""
@@ -364,12 +364,13 @@ def test_the_compiled_short_sections_are_their_python_twin(lines, meta, k, size,
     names, doc = api.section_names(()), Document(text)
     want_chunks, want_k = short_sections(text, sections, k, size, t_starts, t_ends, index, doc, meta, names.of_path)
     args = (text, sections, k, size, t_starts, t_ends, index, doc, meta, names.of_path, names.memo)
-    got_chunks, got_k = compiled.native.short_sections(*args)
-    assert got_k == want_k and _rows(got_chunks) == _rows(want_chunks)
-    with pytest.raises(TypeError, match="short_sections"):
-        compiled.native.short_sections(*args[:-1])
-    with pytest.raises(TypeError, match="short_sections"):
-        compiled.native.short_sections(text, tuple(sections), *args[2:])
+    short_only = (None, 0, False, None, False)  # no document lists: the short sections alone
+    got_chunks, got_k, pending = compiled.native.walk_sections(*args, *short_only)
+    assert got_k == want_k and _rows(got_chunks) == _rows(want_chunks) and pending is None
+    with pytest.raises(TypeError, match="walk_sections"):
+        compiled.native.walk_sections(*args)
+    with pytest.raises(TypeError, match="walk_sections"):
+        compiled.native.walk_sections(text, tuple(sections), *args[2:], *short_only)
 
 
 _READ_LINES = ["Title", "=====", "-----", "Intro", "*****", "~~~", "所見：異常なし", "S: stable", "	# x"]

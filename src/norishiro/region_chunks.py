@@ -23,6 +23,7 @@ from .section_runs import short_sections
 __all__ = ["BATCH", "RunPlan", "batches", "region_chunks", "run_chunks", "paged"]
 
 BATCH = 256  # a region's chunks made at a time (a long section's are not all held at once)
+_SHORT_ONLY = (None, 0, False, None, False)  # walk_sections' lists and the rest: short sections only
 
 
 def paged(chunk: Chunk, doc: Document) -> Chunk:
@@ -119,7 +120,8 @@ class RunPlan(Protocol):
 def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
     """The chunks of ``doc`` under the common options (characters, no header, every section a
     region of its own): the sections from each on that are one chunk of their text alone
-    made in one call (``short_sections``), each other section a region of its own. The
+    made in one call (``short_sections``; compiled, ``walk_sections``, which with the document's
+    lists makes long sections' chunks too), each other section a region of its own. The
     regions are made only when a section needs one or the text has atoms (a table's body
     makes its sections regions). A batch of chunks at a time (a run, or a region's batch):
     the caller yields them one by one."""
@@ -130,16 +132,15 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
     t_starts, t_ends = (regions.t_starts, regions.t_ends) if regions is not None else ([], [])
     chunker, size, of_path, memo = plan.chunker, plan.size, plan.names.of_path, plan.names.memo
     on = compiled.active()
-    short = compiled.native.short_sections if on else short_sections
     k, n, i, checked = 0, len(sections), 0, set()
-    walk = regions.walk_args() if on and regions is not None and regions.walks else None
+    # compiled: with the document's lists, long sections' spans read from them too and made chunks
+    walk = regions.walk_args() if on and regions is not None and regions.walks else _SHORT_ONLY
     while k < n:
-        if walk is not None:  # long sections' spans read from the document's lists too, made chunks
-            run, k, pending = compiled.native.walk_sections(
-                text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo, *walk
-            )
+        if on:
+            args = (text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo, *walk)
+            run, k, pending = compiled.native.walk_sections(*args)
         else:
-            run, k = short(text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo)
+            run, k = short_sections(text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo)
             pending = None
         if run:
             i += len(run)
@@ -165,14 +166,14 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
             else:
                 if regions is None:
                     regions = plan.regions(doc, scanned)
-                    walk = regions.walk_args() if on and regions.walks else None
+                    walk = regions.walk_args() if on and regions.walks else _SHORT_ONLY
                 region = regions.packed(a, b, sec, "")
                 if region is not None:
                     spans, prefix = region.spans, region.prefix
         if region is None:  # a short section in a table's body, or one whose region is made
             if regions is None:
                 regions = plan.regions(doc, scanned)
-                walk = regions.walk_args() if on and regions.walks else None
+                walk = regions.walk_args() if on and regions.walks else _SHORT_ONLY
             region, one = regions.region(a, b, [sec], checked)
             batches_of = region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, region, one, i)
         elif prefix is None and type(spans) is list and len(spans) <= BATCH:  # one batch, named once

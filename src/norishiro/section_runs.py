@@ -1,6 +1,7 @@
 """Runs of sections that are one chunk each, of their text alone: where such a run stops
 (``one_chunk_run``) and its chunks (``short_sections``), the short sections of a Markdown
-page or a clinical note made chunks in one call. The compiled twins are ``_sentscan``'s.
+page or a clinical note made chunks in one call. The compiled twins are ``_sentscan``'s
+(``one_chunk_run``, ``walk_sections``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def short_sections(
 ) -> tuple[list[Chunk], int]:
     """The chunks of the sections from ``k`` on that are one chunk of their text alone
     (``one_chunk_run``), numbered from ``index`` (``section_chunks``), and the first section
-    that is not. Compiled: ``_sentscan.short_sections``, which reads the sections themselves."""
+    that is not. Compiled: ``_sentscan.walk_sections`` without lists, which reads the sections
+    themselves."""
     j = one_chunk_run([x.start for x in sections], [x.end for x in sections], k, size, t_starts, t_ends)
     return section_chunks(text, sections, k, j, index, doc, metadata, canonical, memo), j

@@ -4057,6 +4057,16 @@ done:
     return out;
 }
 
+/* Whether the section a..b is one chunk of its text alone: not empty, at most size, not
+   starting in a table's body (t_starts / t_ends: the bodies' spans); -1 with an error set. */
+static int one_chunk_at(Py_ssize_t a, Py_ssize_t b, Py_ssize_t size, PyObject *t_starts, PyObject *t_ends) {
+    if (!(a < b && b - a <= size)) return 0;
+    if (!PyList_GET_SIZE(t_starts)) return 1;
+    Py_ssize_t t = index_after(t_starts, a) - 1;
+    int inside = t >= 0 && a < item_at(t_ends, t);
+    return PyErr_Occurred() ? -1 : !inside;
+}
+
 /* one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> section_runs.one_chunk_run's index:
    the first section from k on that is empty, longer than size, or starts in a table's body. */
 static PyObject *one_chunk_run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -4074,11 +4084,7 @@ static PyObject *one_chunk_run(PyObject *self, PyObject *const *args, Py_ssize_t
     for (k = k < 0 ? 0 : k; k < n; k++) {
         Py_ssize_t a = item_at(starts, k), b = item_at(ends, k);
         if (PyErr_Occurred()) return NULL;
-        if (!(a < b && b - a <= size)) break;
-        if (PyList_GET_SIZE(t_starts)) {
-            Py_ssize_t t = index_after(t_starts, a) - 1;
-            if (t >= 0 && a < item_at(t_ends, t)) break;
-        }
+        if (one_chunk_at(a, b, size, t_starts, t_ends) != 1) break;
     }
     if (PyErr_Occurred()) return NULL;
     return PyLong_FromSsize_t(k);
@@ -4091,49 +4097,6 @@ static Py_ssize_t section_position(PyObject *sec, int k) {
     Py_ssize_t x = PyLong_AsSsize_t(v);
     Py_DECREF(v);
     return x;
-}
-
-/* short_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical,
-   memo) -> (chunks, j): section_runs.short_sections' pair, one_chunk_run read from the sections
-   themselves and section_chunks of k..j-1 in one call (no lists of starts and ends made). */
-static PyObject *short_sections(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 11 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
-        !PyLong_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) || !PyLong_Check(args[6]) ||
-        PyList_GET_SIZE(args[5]) < PyList_GET_SIZE(args[4]) || (args[10] != Py_None && !PyDict_Check(args[10]))) {
-        PyErr_SetString(PyExc_TypeError, "short_sections(text: str, sections: list, k: int, size: int, t_starts: list, "
-                                         "t_ends: list, index: int, doc, metadata, canonical, memo: dict | None), "
-                                         "t_ends as long as t_starts");
-        return NULL;
-    }
-    if (!chunk_type) {
-        PyErr_SetString(PyExc_RuntimeError, "configure_chunk(Chunk) first");
-        return NULL;
-    }
-    PyObject *secs = args[1], *t_starts = args[4], *t_ends = args[5], *memo = args[10] == Py_None ? NULL : args[10];
-    Py_ssize_t k = PyLong_AsSsize_t(args[2]), size = PyLong_AsSsize_t(args[3]), index = PyLong_AsSsize_t(args[6]);
-    if (PyErr_Occurred()) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(secs), j;
-    if (k < 0) k = 0;
-    for (j = k; j < n; j++) {
-        PyObject *sec = PyList_GET_ITEM(secs, j);
-        Py_ssize_t a = section_position(sec, 0), b = a == -1 && PyErr_Occurred() ? -1 : section_position(sec, 1);
-        if (PyErr_Occurred()) return NULL;
-        if (!(a < b && b - a <= size)) break;
-        if (PyList_GET_SIZE(t_starts)) {
-            Py_ssize_t t = index_after(t_starts, a) - 1;
-            if (t >= 0 && a < item_at(t_ends, t)) break;
-        }
-    }
-    if (PyErr_Occurred()) return NULL;
-    PyObject *chunks = PyList_New(j > k ? j - k : 0);
-    for (Py_ssize_t m = k; chunks && m < j; m++) {
-        PyObject *c = section_chunk(args[0], PyList_GET_ITEM(secs, m), index + m - k, args[7], args[8], args[9], memo);
-        if (!c) Py_CLEAR(chunks);
-        else PyList_SET_ITEM(chunks, m - k, c);
-    }
-    if (!chunks) return NULL;
-    PyObject *out = Py_BuildValue("(Nn)", chunks, j);
-    return out;
 }
 
 /* what matches_at_lines makes of a match from the line start p to e (mid: where a table's
@@ -5253,12 +5216,13 @@ done:
 /* walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical,
    memo, lists, tail, line_next, maker, atoms) -> (chunks, j, pending): region_chunks.run_chunks'
    loop over the sections from k, as far as it goes here. A run of sections that are one chunk
-   each (short_sections); with lists (the document's seven lists of section_spans, or None) a
-   longer section whose spans section_spans reads (a heading line of its own, or atoms in the
-   text), its chunks made as span_chunks makes a region's with no prefix (make: (maker, a, b,
-   j)). It stops at section j that it leaves to the caller: pending is (spans, in_body) where
-   section_spans gave spans it does not make chunks of (a table's prefix, or more than 256),
-   False where section_spans said None, None where it was not asked. */
+   each (section_runs.short_sections' pair, read from the sections themselves); with lists
+   (the document's seven lists of section_spans, or None) a longer section whose spans
+   section_spans reads (a heading line of its own, or atoms in the text), its chunks made as
+   span_chunks makes a region's with no prefix (make: (maker, a, b, j)). It stops at section j
+   that it leaves to the caller: pending is (spans, in_body) where section_spans gave spans it
+   does not make chunks of (a table's prefix, or more than 256), False where section_spans
+   said None, None where it was not asked. */
 static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 16 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
         !PyLong_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) || !PyLong_Check(args[6]) ||
@@ -5286,10 +5250,9 @@ static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t
         PyObject *sec = PyList_GET_ITEM(secs, j);
         Py_ssize_t a = section_position(sec, 0), b = a == -1 && PyErr_Occurred() ? -1 : section_position(sec, 1);
         if (PyErr_Occurred()) goto fail;
-        if (a < b && b - a <= size) { /* one chunk, unless it starts in a table's body */
-            Py_ssize_t t = PyList_GET_SIZE(t_starts) ? index_after(t_starts, a) - 1 : -1;
-            if (t >= 0 && a < item_at(t_ends, t)) break;
-            if (PyErr_Occurred()) goto fail;
+        int one = one_chunk_at(a, b, size, t_starts, t_ends);
+        if (one < 0) goto fail;
+        if (one) {
             PyObject *c = section_chunk(text, sec, index + PyList_GET_SIZE(chunks), doc, meta, canonical, memo);
             if (!c || PyList_Append(chunks, c) < 0) {
                 Py_XDECREF(c);
@@ -5299,7 +5262,7 @@ static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t
             j++;
             continue;
         }
-        if (lists == Py_None || b - a <= size) break;
+        if (lists == Py_None || b - a <= size) break; /* empty, or short in a table's body */
         PyObject *bv = PyObject_GetAttrString(sec, "body");
         Py_ssize_t body = bv ? PyLong_AsSsize_t(bv) : -1;
         Py_XDECREF(bv);
@@ -5432,8 +5395,6 @@ static PyMethodDef methods[] = {
     {"walk_sections", (PyCFunction)(void (*)(void))walk_sections, METH_FASTCALL,
      "walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo, lists, tail, "
      "line_next, maker, atoms) -> (chunks, j, pending)"},
-    {"short_sections", (PyCFunction)(void (*)(void))short_sections, METH_FASTCALL,
-     "short_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo) -> (chunks, j)"},
     {"table_atoms", table_atoms, METH_VARARGS,
      "table_atoms(text, lines) -> [Atom]: md_tables' tables, a grid border above taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},
