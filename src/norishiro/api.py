@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
-from itertools import chain
 from typing import Any
 
 from .chunk import Chunk, section_chunks, span_chunks
@@ -208,7 +207,7 @@ def iter_chunks(
         text = doc.text
         if not text or text.isspace():
             return iter(())
-        return chain.from_iterable(run_chunks(plan, doc)) if plan.runs else _plain(doc, plan, plan.chunker)
+        return run_chunks(plan, doc) if plan.runs else _plain(doc, plan, plan.chunker)
     return _chunks(doc, plan, embedder, cache, trace, excluded)
 
 

@@ -7,7 +7,7 @@ each is made in one call and only the other sections become regions.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import islice
+from itertools import chain, islice
 from typing import Any, Protocol
 
 from .chunk import Chunk, new_chunk, span_chunks
@@ -117,40 +117,53 @@ class RunPlan(Protocol):
     def regions(self, doc: Document, scanned: Scanned) -> Regions: ...
 
 
-def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
+def run_chunks(plan: RunPlan, doc: Document) -> Iterator[Chunk]:
     """The chunks of ``doc`` under the common options (characters, no header, every section a
     region of its own): the sections from each on that are one chunk of their text alone
     made in one call (``short_sections``; compiled, ``walk_sections``, which with the document's
     lists makes long sections' chunks too), each other section a region of its own. The
     regions are made only when a section needs one or the text has atoms (a table's body
-    makes its sections regions). A batch of chunks at a time (a run, or a region's batch):
-    the caller yields them one by one."""
-    text, meta, pages = doc.text, doc.metadata or None, bool(doc.pages)
+    makes its sections regions). A text whose first walk reaches its end (most short ones)
+    gets its chunks at once, without a generator."""
     scanned = plan.scan(doc)
-    sections = scanned[0]
     regions = plan.regions(doc, scanned) if scanned[1] else None
+    run, k, pending = _walk(plan, doc, scanned, regions, 0, 0)
+    if doc.pages:
+        run = [paged(c, doc) for c in run]
+    if k >= len(scanned[0]):
+        return iter(run)
+    return chain(run, chain.from_iterable(_walk_on(plan, doc, scanned, regions, k, len(run), pending)))
+
+
+def _walk(plan: RunPlan, doc: Document, scanned: Scanned, regions: Regions | None, k: int, i: int) -> tuple:
+    """One walk over the sections from ``k`` (chunks numbered from ``i``): ``(chunks, where it
+    stopped, pending)`` as ``walk_sections`` says it (uncompiled: the short sections alone)."""
+    text, sections, meta, size = doc.text, scanned[0], doc.metadata or None, plan.size
     t_starts, t_ends = (regions.t_starts, regions.t_ends) if regions is not None else ([], [])
-    chunker, size, of_path, memo = plan.chunker, plan.size, plan.names.of_path, plan.names.memo
-    on = compiled.active()
-    k, n, i, checked = 0, len(sections), 0, set()
-    # compiled: with the document's lists, long sections' spans read from them too and made chunks
-    walk = regions.walk_args() if on and regions is not None and regions.walks else _SHORT_ONLY
+    names = plan.names
+    if not compiled.active():
+        run, k = short_sections(text, sections, k, size, t_starts, t_ends, i, doc, meta, names.of_path, names.memo)
+        return run, k, None
+    # with the document's lists, long sections' spans read from them too and made chunks
+    walk = regions.walk_args() if regions is not None and regions.walks else _SHORT_ONLY
+    args = (text, sections, k, size, t_starts, t_ends, i, doc, meta, names.of_path, names.memo, *walk)
+    return compiled.native.walk_sections(*args)
+
+
+def _walk_on(
+    plan: RunPlan, doc: Document, scanned: Scanned, regions: Regions | None, k: int, i: int, pending: Any
+) -> Iterator[list[Chunk]]:
+    """``run_chunks``' chunks from section ``k`` on, which the walk left (``pending``: what it
+    said of it), a batch at a time."""
+    text, meta, pages = doc.text, doc.metadata or None, bool(doc.pages)
+    sections = scanned[0]
+    chunker, size, of_path = plan.chunker, plan.size, plan.names.of_path
+    make_spans = compiled.native.span_chunks if compiled.active() else span_chunks
+    n, checked = len(sections), set()
     while k < n:
-        if on:
-            args = (text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo, *walk)
-            run, k, pending = compiled.native.walk_sections(*args)
-        else:
-            run, k = short_sections(text, sections, k, size, t_starts, t_ends, i, doc, meta, of_path, memo)
-            pending = None
-        if run:
-            i += len(run)
-            yield [paged(c, doc) for c in run] if pages else run
-        if k >= n:
-            break
         sec = sections[k]
         k += 1
         a, b = sec.start, sec.end
-        make_spans = compiled.native.span_chunks if on else span_chunks
         region: Region | OneChunk | Packed | None = None
         if pending:  # spans the walk left to be made here: a table's prefix asked, or many
             spans, in_body = pending
@@ -166,14 +179,12 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
             else:
                 if regions is None:
                     regions = plan.regions(doc, scanned)
-                    walk = regions.walk_args() if on and regions.walks else _SHORT_ONLY
                 region = regions.packed(a, b, sec, "")
                 if region is not None:
                     spans, prefix = region.spans, region.prefix
         if region is None:  # a short section in a table's body, or one whose region is made
             if regions is None:
                 regions = plan.regions(doc, scanned)
-                walk = regions.walk_args() if on and regions.walks else _SHORT_ONLY
             region, one = regions.region(a, b, [sec], checked)
             batches_of = region_chunks(text, doc, meta, chunker, regions, of_path, make_spans, region, one, i)
         elif prefix is None and type(spans) is list and len(spans) <= BATCH:  # one batch, named once
@@ -187,3 +198,8 @@ def run_chunks(plan: RunPlan, doc: Document) -> Iterator[list[Chunk]]:
         for run in batches_of:
             i += len(run)
             yield run
+        if k < n:
+            run, k, pending = _walk(plan, doc, scanned, regions, k, i)
+            if run:
+                i += len(run)
+                yield [paged(c, doc) for c in run] if pages else run

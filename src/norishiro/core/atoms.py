@@ -60,8 +60,8 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     when ``find_sections`` shares it."""
     if lines is None:
         lines = TextLines(text, DEFAULT_LABELS)
-    elif not (lines.fences or lines.tables or lines.tsv or lines.lead_hints) and lines.headings is not None:
-        return []  # the compiled line scan found no line where an atom may start (most texts)
+    elif lines.headings is not None and not (lines.fences or lines.tables or lines.lead_hints or len(lines.tsv) >= 6):
+        return []  # the compiled line scan found no line where an atom may start (a table: 3 lines of tabs)
     found: list[Atom] = []
     groups = 0  # how many kinds were found: each kind's spans come sorted and disjoint
     # compiled: the line scan found the lines where a fence or a table may start; else a

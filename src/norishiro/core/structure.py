@@ -326,7 +326,8 @@ class LabelledText:
         sections = native.sections_of(
             text, native.unfenced(text, heads), self._allowed is None, read, self._patterns[3], True
         )
-        atoms = find_atoms(text, TextLines(text, labels, got)) if fences or tables or hints or tsv else []
+        # (a tab-separated table is three such lines or more: tsv holds two numbers a line)
+        atoms = find_atoms(text, TextLines(text, labels, got)) if fences or tables or hints or len(tsv) >= 6 else []
         return sections, atoms, paragraphs
 
     def _reader(self, text: str, scanned: tuple) -> Callable[[int, int], Heading | None]:
