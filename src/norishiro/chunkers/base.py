@@ -204,7 +204,7 @@ class PackingChunker:
         body, where its prefix is asked), or None (make the region).
         ``make_region(piece, paragraph_cuts)``: the region, for the packer's search where
         the compiled one asks it. A section with a line break other than "\n" is None."""
-        if not (self._sections_compiled and compiled.active()):
+        if not self.reads_lists:
             return None
         make = self.section_make(make_region)
         return compiled.native.section_spans(text, a, b, size, *lists, body, self.section_tail, self._line_next, make)

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from . import compiled
-from .atoms import Atom, find_atoms
+from .atoms import Atom, find_atoms, may_hold_atoms
 from .heading_lines import Heading, HeadingReader
 from .labels import DEFAULT_LABELS, SOAP_NAMES
 from .lazy import by_identity
@@ -326,8 +326,7 @@ class LabelledText:
         sections = native.sections_of(
             text, native.unfenced(text, heads), self._allowed is None, read, self._patterns[3], True
         )
-        # (a tab-separated table is three such lines or more: tsv holds two numbers a line)
-        atoms = find_atoms(text, TextLines(text, labels, got)) if fences or tables or hints or len(tsv) >= 6 else []
+        atoms = find_atoms(text, TextLines(text, labels, got)) if may_hold_atoms(fences, tables, hints, tsv) else []
         return sections, atoms, paragraphs
 
     def _reader(self, text: str, scanned: tuple) -> Callable[[int, int], Heading | None]:
