@@ -364,7 +364,7 @@ def test_the_compiled_walk_of_short_sections_is_their_python_twin(lines, meta, k
     names, doc = api.section_names(()), Document(text)
     want_chunks, want_k = short_sections(text, sections, k, size, t_starts, t_ends, index, doc, meta, names.of_path)
     args = (text, sections, k, size, t_starts, t_ends, index, doc, meta, names.of_path, names.memo)
-    short_only = (None, 0, False, None, False)  # no document lists: the short sections alone
+    short_only = (None, 0, False, None, False, None)  # no document lists: the short sections alone
     got_chunks, got_k, pending = compiled.native.walk_sections(*args, *short_only)
     assert got_k == want_k and _rows(got_chunks) == _rows(want_chunks) and pending is None
     with pytest.raises(TypeError, match="walk_sections"):
@@ -457,9 +457,9 @@ def test_the_compiled_atom_lists_are_their_python_twin(lines):
 @_needs_compiled
 def test_the_compiled_walk_leaves_what_it_does_not_make_to_the_regions():
     """``walk_sections`` makes short sections and long ones whose spans it reads from the
-    document's lists; it stops where a table's prefix is asked, a section has more than 256
-    chunks, a line break other than "\\n" is in one (section_spans says None) or a section is
-    plain text's: the chunks are the regions' loop's all the same."""
+    document's lists, a table's header repeated in its body; it stops where a section has more
+    than 256 chunks, a line break other than "\\n" is in one (section_spans says None) or a
+    section is plain text's: the chunks are the regions' loop's all the same."""
     table = "| a | b |\n|---|---|\n" + "".join(f"| {k} | x{k} |\n" for k in range(40))
     prose = " ".join(f"Sentence {k} runs on." for k in range(30))
     long_prose = "\n\n".join(prose for _ in range(20))  # over 256 chunks at 40
@@ -473,6 +473,7 @@ def test_the_compiled_walk_leaves_what_it_does_not_make_to_the_regions():
     def spy(*args):
         got = original(*args)
         walked.append(got[2] if got[2] in (None, False) else "spans")
+        assert got[2] in (None, False) or not got[2][1]  # no table's body left to the regions
         return got
 
     for size in (40, 120, 400):
@@ -484,5 +485,16 @@ def test_the_compiled_walk_leaves_what_it_does_not_make_to_the_regions():
         assert walked and got == [c.to_dict() for c in api._chunks(Document(text), plan, None, None, None, None)]
         if size == 40:
             assert {"spans", False, None} <= set(walked)
+        if size == 120:  # the table's body is a long section's: its chunks made in the walk
+            assert any(c["embed_text"].startswith("| a | b |\n|---|---|\n| ") for c in got)
     with pytest.raises(TypeError, match="walk_sections"):
-        compiled.native.walk_sections(text, [], 0, 10, [], [], 0, None, None, len, None, (), 0, False, len, False)
+        compiled.native.walk_sections(text, [], 0, 10, [], [], 0, None, None, len, None, (), 0, False, len, False, None)
+    doc = Document(text)
+    plan = api._resolved(None, {"size": 120})
+    regions = plan.regions(doc, plan.scan(doc))
+    lists, *rest = regions.walk_args()
+    names = plan.names
+    args = (text, regions.sections, 0, 120, regions.t_starts, regions.t_ends, 0, doc, None, names.of_path, names.memo)
+    assert regions.tables
+    with pytest.raises(ValueError, match="differ in length"):  # a table missing
+        compiled.native.walk_sections(*args, lists, *rest[:-1], regions.tables[:-1])

@@ -23,7 +23,7 @@ from .section_runs import short_sections
 __all__ = ["BATCH", "RunPlan", "batches", "region_chunks", "run_chunks", "paged"]
 
 BATCH = 256  # a region's chunks made at a time (a long section's are not all held at once)
-_SHORT_ONLY = (None, 0, False, None, False)  # walk_sections' lists and the rest: short sections only
+_SHORT_ONLY = (None, 0, False, None, False, None)  # walk_sections' lists and the rest: short sections only
 
 
 def paged(chunk: Chunk, doc: Document) -> Chunk:

@@ -323,9 +323,10 @@ class Regions:
         return self._by_lists and self.packing.reads_lists
 
     def walk_args(self) -> tuple:
-        """``walk_sections``' lists, tail, line reading, make factory and whether atoms are there."""
+        """``walk_sections``' lists, tail, line reading, make factory, whether atoms are there, and
+        the tables whose header a chunk in their body repeats."""
         c = self.packing
-        return self._document_lists(), c.section_tail, c.line_next, self.section_make, bool(self.atoms)
+        return self._document_lists(), c.section_tail, c.line_next, self.section_make, bool(self.atoms), self.tables
 
     def section_make(self, a: int, b: int, k: int) -> Callable:
         """``section_spans``' ``make`` for section ``k`` (``a..b``), made when it is first asked."""

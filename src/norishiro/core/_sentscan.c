@@ -5214,23 +5214,44 @@ done:
 }
 
 /* walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical,
-   memo, lists, tail, line_next, maker, atoms) -> (chunks, j, pending): region_chunks.run_chunks'
+   memo, lists, tail, line_next, maker, atoms, tables) -> (chunks, j, pending): region_chunks.run_chunks'
    loop over the sections from k, as far as it goes here. A run of sections that are one chunk
    each (section_runs.short_sections' pair, read from the sections themselves); with lists
    (the document's seven lists of section_spans, or None) a longer section whose spans
    section_spans reads (a heading line of its own, or atoms in the text), its chunks made as
-   span_chunks makes a region's with no prefix (make: (maker, a, b, j)). It stops at section j
-   that it leaves to the caller: pending is (spans, in_body) where section_spans gave spans it
-   does not make chunks of (a table's prefix, or more than 256), False where section_spans
+   span_chunks makes a region's (make: (maker, a, b, j)): no prefix, but in a table's body,
+   where with tables (the document's tables whose bodies lists[4] and lists[5] are, their
+   header's size lists[6], 0 where it is not repeated) the header rows come first in the
+   embed text, as Regions' table prefix puts them. It stops at section j that it leaves to
+   the caller: pending is (spans, in_body) where section_spans gave spans it does not make
+   chunks of (in a table's body without tables, or more than 256), False where section_spans
    said None, None where it was not asked. */
+
+/* the embed text of a chunk of piece at p in a walk: the header rows of the table whose body
+   holds p first, when they are repeated (tables, starts, ends, lens: walk_sections') */
+static PyObject *walk_embed(PyObject *piece, Py_ssize_t p, PyObject *tables, const Py_ssize_t *starts,
+                            const Py_ssize_t *ends, const Py_ssize_t *lens, Py_ssize_t nt) {
+    Py_ssize_t k = after_all(starts, nt, p) - 1;
+    if (k < 0 || p >= ends[k] || lens[k] <= 0) return Py_NewRef(piece);
+    PyObject *table = PyList_GET_ITEM(tables, k);
+    PyObject *head = atom_type && PyObject_TypeCheck(table, atom_type) ? PyMember_GetOne((char *)table, atom_fields[4])
+                                                                       : PyObject_GetAttrString(table, "header");
+    if (!head) return NULL;
+    PyObject *out = PyUnicode_Check(head) ? PyUnicode_Concat(head, piece) : NULL;
+    if (!out && !PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "walk_sections: a table's header must be a str");
+    Py_DECREF(head);
+    return out;
+}
 static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 16 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
+    if (nargs != 17 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) || !PyLong_Check(args[2]) ||
         !PyLong_Check(args[3]) || !PyList_Check(args[4]) || !PyList_Check(args[5]) || !PyLong_Check(args[6]) ||
         PyList_GET_SIZE(args[5]) < PyList_GET_SIZE(args[4]) || (args[10] != Py_None && !PyDict_Check(args[10])) ||
-        (args[11] != Py_None && !(PyTuple_Check(args[11]) && PyTuple_GET_SIZE(args[11]) == 7))) {
+        (args[11] != Py_None && !(PyTuple_Check(args[11]) && PyTuple_GET_SIZE(args[11]) == 7)) ||
+        (args[16] != Py_None && !PyList_Check(args[16]))) {
         PyErr_SetString(PyExc_TypeError, "walk_sections(text: str, sections: list, k: int, size: int, t_starts: list, "
                                          "t_ends: list, index: int, doc, metadata, canonical, memo: dict | None, "
-                                         "lists: tuple of 7 lists | None, tail: int, line_next: bool, maker, atoms: bool)");
+                                         "lists: tuple of 7 lists | None, tail: int, line_next: bool, maker, atoms: bool, "
+                                         "tables: list | None)");
         return NULL;
     }
     if (!chunk_type) {
@@ -5244,7 +5265,8 @@ static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t
     int line_next = PyObject_IsTrue(args[13]), atoms = PyObject_IsTrue(args[15]);
     if (PyErr_Occurred() || line_next < 0 || atoms < 0) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(secs), j = k < 0 ? 0 : k;
-    PyObject *chunks = PyList_New(0), *pending = Py_None;
+    PyObject *chunks = PyList_New(0), *pending = Py_None, *tables = args[16];
+    Py_ssize_t *tv[3] = {NULL, NULL, NULL}, nt = -1; /* the tables' body starts, ends, header sizes: read when asked */
     Py_INCREF(pending);
     while (chunks && j < n) {
         PyObject *sec = PyList_GET_ITEM(secs, j);
@@ -5287,9 +5309,22 @@ static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t
             break;
         }
         PyObject *spans = PyTuple_GET_ITEM(got, 0);
-        if (PyTuple_GET_ITEM(got, 1) == Py_True || PyList_GET_SIZE(spans) > 256) {
+        int in_body = PyTuple_GET_ITEM(got, 1) == Py_True;
+        if ((in_body && tables == Py_None) || PyList_GET_SIZE(spans) > 256) {
             Py_SETREF(pending, got);
             break;
+        }
+        if (in_body && nt < 0) {
+            Py_ssize_t len[3] = {0, 0, 0};
+            for (int q = 0; q < 3; q++)
+                if (!(tv[q] = int_array(PyTuple_GET_ITEM(lists, 4 + q), &len[q]))) break;
+            if (!PyErr_Occurred() && (len[0] != len[1] || len[0] != len[2] || len[0] > PyList_GET_SIZE(tables)))
+                PyErr_SetString(PyExc_ValueError, "walk_sections: the tables and their three lists differ in length");
+            if (PyErr_Occurred()) {
+                Py_DECREF(got);
+                goto fail;
+            }
+            nt = len[0];
         }
         /* the chunks of its spans: text, offsets, size, the section's headings and names */
         PyObject *heads = section_field(sec, 2), *name = NULL;
@@ -5308,9 +5343,12 @@ static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t
             Py_ssize_t s0 = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0)), e0 = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));
             Py_ssize_t sz = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 2));
             PyObject *piece = PyErr_Occurred() ? NULL : PyUnicode_Substring(text, a + s0, a + e0);
-            PyObject *at = piece ? PyLong_FromSsize_t(a + s0) : NULL, *to = at ? PyLong_FromSsize_t(a + e0) : NULL;
-            if (to) c = make_chunk(piece, at, to, index + PyList_GET_SIZE(chunks), sz, doc, meta, heads, section, name, piece);
+            PyObject *embed = !piece ? NULL : in_body ? walk_embed(piece, a + s0, tables, tv[0], tv[1], tv[2], nt)
+                                                      : Py_NewRef(piece);
+            PyObject *at = embed ? PyLong_FromSsize_t(a + s0) : NULL, *to = at ? PyLong_FromSsize_t(a + e0) : NULL;
+            if (to) c = make_chunk(piece, at, to, index + PyList_GET_SIZE(chunks), sz, doc, meta, heads, section, name, embed);
             Py_XDECREF(piece);
+            Py_XDECREF(embed);
             Py_XDECREF(at);
             Py_XDECREF(to);
             if (!c || PyList_Append(chunks, c) < 0) Py_CLEAR(name);
@@ -5323,8 +5361,10 @@ static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t
         j++;
     }
     if (!chunks) goto fail;
+    for (int q = 0; q < 3; q++) PyMem_Free(tv[q]);
     return Py_BuildValue("(NnN)", chunks, j, pending);
 fail:
+    for (int q = 0; q < 3; q++) PyMem_Free(tv[q]);
     Py_XDECREF(chunks);
     Py_DECREF(pending);
     return NULL;
@@ -5394,7 +5434,7 @@ static PyMethodDef methods[] = {
     {"disjoint_atoms", disjoint_atoms, METH_O, "disjoint_atoms(found) -> atoms.disjoint's list, found left as it is"},
     {"walk_sections", (PyCFunction)(void (*)(void))walk_sections, METH_FASTCALL,
      "walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo, lists, tail, "
-     "line_next, maker, atoms) -> (chunks, j, pending)"},
+     "line_next, maker, atoms, tables) -> (chunks, j, pending)"},
     {"table_atoms", table_atoms, METH_VARARGS,
      "table_atoms(text, lines) -> [Atom]: md_tables' tables, a grid border above taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},
