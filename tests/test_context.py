@@ -471,6 +471,8 @@ def test_the_compiled_fence_and_table_matchers_are_the_patterns(lines, ends):
     # the compiled matchers read the text itself: its line starts are where t's "\n"s are
     assert compiled.native.fenced_blocks(t[1:], every) == code
     assert compiled.native.md_tables(t[1:], every) == tables
+    # the line scan finds the same tables in its one pass, in the text's positions
+    assert compiled.native.structure_lines(t[1:], "", ())[2] == [x - 1 for span in tables for x in span]
     # as atoms, in the text's positions, made by the compiled scan as the class makes them
     assert atoms._code_atoms(TextLines(t[1:], ()), every) == [atoms.Atom(a - 1, b - 1, "code") for a, b in code]
 
@@ -533,6 +535,12 @@ def test_the_compiled_table_atoms_are_the_tables_with_their_borders(before, bord
     every = [i for i, c in enumerate(t) if c == "\n"]
     want = atoms._bordered(t, atoms._tables(t, None))
     assert atoms._table_atoms(TextLines(t[1:], ()), every) == want
+    # and from the tables the line scan found
+    assert compiled.native.table_atoms_from(t[1:], compiled.native.structure_lines(t[1:], "", ())[2]) == want
+    with pytest.raises(ValueError, match="triples"):
+        compiled.native.table_atoms_from(t[1:], [0, 0])
+    with pytest.raises(ValueError, match="not in the text"):
+        compiled.native.table_atoms_from(t[1:], [0, 1, len(t)])
 
 
 @settings(max_examples=600, deadline=None)

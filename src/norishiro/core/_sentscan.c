@@ -2846,11 +2846,28 @@ static Py_ssize_t lead_colon(State *st, Py_ssize_t i) {
     return j < n && is_list_mark(AT(j)) ? k : -1;
 }
 
+static int is_hspace_at(State *st, Py_ssize_t j) { return AT(j) == ' ' || AT(j) == '\t'; }
+
+/* Whether the line whose first character after spaces and tabs is at j, and whose "\n" is at
+   nl (-1: it ends the text), is a Markdown table's row: a "|" there, and another at its end
+   (before spaces, tabs, and a "\r" before its "\n"), not the same one. */
+static int row_shaped(State *st, Py_ssize_t j, Py_ssize_t nl) {
+    Py_ssize_t n = st->n;
+    if (j >= n || AT(j) != '|') return 0;
+    Py_ssize_t k = nl < 0 ? n : nl;
+    if (nl >= 0 && AT(k - 1) == '\r') k--;
+    while (k > j + 1 && is_hspace_at(st, k - 1)) k--;
+    return k > j + 1 && AT(k - 1) == '|';
+}
+
+static Py_ssize_t delimiter_row_end(PyObject *text, State *st, Py_ssize_t d);
+
 /* structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints,
    paragraphs, tsv): in one
    pass over the lines, the starts of the lines that may be a heading (for the labels, a
-   tuple of str, and their initials in lower case), may open a code fence ` ~, or may start
-   a Markdown table |; and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
+   tuple of str, and their initials in lower case) or may open a code fence ` ~; the Markdown
+   tables md_tables finds at every line, as [start, body start, end, start, ...] in the
+   text's positions (table_atoms_from makes their atoms); and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
    list item), one past it. Those are positions in nl_text ("\n" + text, which the patterns
    search): a line's start in the text is where the "\n" before it is there. find_sections
    and find_atoms try their patterns there only. And, from the same lines, paragraph_ends'
@@ -2898,6 +2915,10 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     tests['|'] |= T_TABLE;
     Py_ssize_t i = 0, c, blanks = 0; /* a line's start; blank lines before it (not the first line) */
     Py_ssize_t tab = find_char(st, 0, st->n, '\t'); /* the next tab */
+    /* the Markdown table the lines are in: where it starts, its body, its end so far; in: 0
+       none, 1 its delimiter row next, 2 its body rows */
+    Py_ssize_t t_start = 0, t_body = 0, t_end = 0;
+    int in_table = 0;
     for (;;) {
         /* the "\n" that ends this line (the next line's start is past it), or -1 */
         Py_ssize_t eol = i < st->n ? find_newline(st, i, st->n) : -1;
@@ -2923,14 +2944,34 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
                 goto done;
         }
         int to = j >= st->n ? 0 : f >= 128 ? T_HEAD : tests[f]; /* fences and tables start with ASCII */
+        if (in_table == 1) /* the delimiter row, read with the header */
+            in_table = 2;
+        else if (in_table && row_shaped(st, j, eol))
+            t_end = eol < 0 ? st->n : eol + 1;
+        else if (in_table) { /* the first line that is no row ends the table */
+            in_table = 0;
+            if (append_cut(lists[2], t_start) < 0 || append_cut(lists[2], t_body) < 0 || append_cut(lists[2], t_end) < 0)
+                goto done;
+        }
+        /* a header row (with its "\n") and a delimiter row after it start a table (none starts
+           inside one, nor on the line after it, which is no row) */
+        if (!in_table && (to & T_TABLE) && eol >= 0 && starting_line_at(st, j, eol, &tt) && row_shaped(st, j, eol)) {
+            Py_ssize_t r = delimiter_row_end(text, st, eol + 1);
+            if (r == -2) goto done;
+            if (r >= 0) {
+                in_table = 1;
+                t_start = i, t_body = t_end = r;
+            }
+        }
         if (((to & T_HEAD) && heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
             ((to & T_FENCE) && starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
-            ((to & T_TABLE) && starting_line_at(st, j, eol, &tt) && append_cut(lists[2], i) < 0) ||
             (i > 0 && (c = lead_colon(st, i - 1)) >= 0 && append_cut(lists[3], c + 1) < 0))
             goto done;
         if (eol < 0) break;
         i = eol + 1;
     }
+    if (in_table && (append_cut(lists[2], t_start) < 0 || append_cut(lists[2], t_body) < 0 || append_cut(lists[2], t_end) < 0))
+        goto done;
     PyObject *paragraphs = PyTuple_Pack(2, lists[4], lists[5]);
     if (paragraphs) {
         out = PyTuple_Pack(6, lists[0], lists[1], lists[2], lists[3], paragraphs, lists[6]);
@@ -2945,7 +2986,6 @@ done:
    found, matched as line_matches would match them: in order, none starting inside the one
    before. Positions are in nl_text ("\n" + text), as the patterns' groups give them. */
 
-static int is_hspace_at(State *st, Py_ssize_t j) { return AT(j) == ' ' || AT(j) == '\t'; }
 
 /* line_ends(text, start, stop) -> the ends of boundaries._LINE's matches in text[start:stop]
    (a line break, and more after white space, as one run), for a text whose only breaks are
@@ -3309,11 +3349,7 @@ static Py_ssize_t table_row_end(State *st, Py_ssize_t q, int newline) {
     if (j >= n || AT(j) != '|') return -1;
     Py_ssize_t nl = find_newline(st, j, n);
     if (nl == n) nl = -1;
-    if (nl < 0 && newline) return -1;
-    Py_ssize_t k = nl < 0 ? n : nl;
-    if (nl >= 0 && AT(k - 1) == '\r') k--;
-    while (k > j + 1 && is_hspace_at(st, k - 1)) k--;
-    if (k <= j + 1 || AT(k - 1) != '|') return -1;
+    if ((nl < 0 && newline) || !row_shaped(st, j, nl)) return -1;
     return nl < 0 ? n : nl + 1;
 }
 
@@ -4155,6 +4191,31 @@ static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_l
    text's positions (not nl_text's): the start moved up to a grid table's top border, and the
    header rows' text. */
 static PyObject *table_atoms(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, ROW_ATOM); }
+
+/* table_atoms_from(text, tables) -> [Atom]: table_atoms' atoms of the tables structure_lines
+   found ([start, body start, end, ...]), without reading their rows again. */
+static PyObject *table_atoms_from(PyObject *self, PyObject *args) {
+    PyObject *text, *tables;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &tables)) return NULL;
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    Py_ssize_t m = PyList_GET_SIZE(tables);
+    if (m % 3) {
+        PyErr_SetString(PyExc_ValueError, "table_atoms_from: tables must be (start, body start, end) triples");
+        return NULL;
+    }
+    PyObject *out = PyList_New(m / 3);
+    for (Py_ssize_t k = 0; out && k < m / 3; k++) {
+        Py_ssize_t p = item_at(tables, 3 * k), mid = item_at(tables, 3 * k + 1), e = item_at(tables, 3 * k + 2);
+        PyObject *atom = NULL;
+        if (!PyErr_Occurred() && !(0 <= p && p <= mid && mid <= e && e <= st->n))
+            PyErr_Format(PyExc_ValueError, "table_atoms_from: table %zd (%zd, %zd, %zd) is not in the text", k, p, mid, e);
+        if (!PyErr_Occurred()) atom = match_row(text, st, ROW_ATOM, p, mid, e);
+        if (!atom) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k, atom);
+    }
+    return out;
+}
 
 /* The end of the line at q when it closes a fence of f characters c: at most three spaces,
    exactly f of c, spaces and tabs, then "\n", "\r\n" or the text's end; else -1. */
@@ -5435,6 +5496,8 @@ static PyMethodDef methods[] = {
     {"walk_sections", (PyCFunction)(void (*)(void))walk_sections, METH_FASTCALL,
      "walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo, lists, tail, "
      "line_next, maker, atoms, tables) -> (chunks, j, pending)"},
+    {"table_atoms_from", table_atoms_from, METH_VARARGS,
+     "table_atoms_from(text, tables) -> the atoms of the tables structure_lines found ([start, body, end, ...])"},
     {"table_atoms", table_atoms, METH_VARARGS,
      "table_atoms(text, lines) -> [Atom]: md_tables' tables, a grid border above taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},

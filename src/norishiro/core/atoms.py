@@ -64,15 +64,15 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
         return []  # the compiled line scan found no line where an atom may start
     found: list[Atom] = []
     groups = 0  # how many kinds were found: each kind's spans come sorted and disjoint
-    # compiled: the line scan found the lines where a fence or a table may start; else a
+    # compiled: the line scan found the lines where a fence may start, and the tables; else a
     # search for each pattern over a text that holds what it needs
     fences = lines.fences  # none found by the scan (most texts): no call
     if fences or (fences is None and ("```" in text or "~~~" in text)):
         found += _code_atoms(lines, fences)
         groups += bool(found)
-    tables = lines.tables
+    tables = lines.tables  # the line scan's tables, found (none: most texts)
     if tables or (tables is None and "|" in text):
-        got = _table_atoms(lines, tables)
+        got = compiled.native.table_atoms_from(text, tables) if tables is not None else _table_atoms(lines, None)
         found += got
         groups += bool(got)
     tsv = lines.tsv  # the line scan's (none: most texts), else looked for when six tabs are there
@@ -108,8 +108,8 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
 
 
 def may_hold_atoms(fences: list[int], tables: list[int], hints: list[int], tsv: list[int]) -> bool:
-    """Whether the compiled line scan's lists leave room for an atom: a line where a fence, a
-    table or a lead-in may start, or three tab-separated lines (``tsv``: two numbers a line)."""
+    """Whether the compiled line scan's lists leave room for an atom: a line where a fence or a
+    lead-in may start, a table, or three tab-separated lines (``tsv``: two numbers a line)."""
     return bool(fences or tables or hints or len(tsv) >= 6)
 
 

@@ -26,7 +26,8 @@ def label_initials(labels: tuple[str, ...]) -> str:
 
 
 class TextLines:
-    """A text and, compiled, where its heading, fence, table and lead-in lines are, found in
+    """A text and, compiled, where its heading, fence and lead-in lines and its Markdown
+    tables (start, body start, end, one after the other, in the text's positions) are, found in
     one pass that ``find_sections``, ``find_atoms`` and the regions' paragraph cuts share
     (``None`` fields: search with the patterns). Positions are those of ``nl_text``, the
     text with a newline put in front (structure patterns start with one): the "\n" before a
