@@ -374,6 +374,7 @@ def test_the_compiled_walk_of_short_sections_is_their_python_twin(lines, meta, k
 
 
 _READ_LINES = ["Title", "=====", "-----", "Intro", "*****", "~~~", "所見：異常なし", "S: stable", "	# x"]
+_READ_LINES += ["Steps:", "a\tb\tc", "| x | y |"]  # a lead-in and tab-separated lines: find_atoms' to read
 
 
 @settings(max_examples=150, deadline=None)
@@ -389,6 +390,22 @@ def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends(lines, outli
             a, b = LabelledText(outline=outline), LabelledText(outline=outline)
             want = (a.sections(text), a.atoms(text), a.paragraph_ends(text))
             assert b.scan(text) == want
+
+
+@_needs_compiled
+def test_the_compiled_scan_leaves_lead_ins_and_tab_separated_lines_to_find_atoms():
+    """``scan_labelled`` makes the code blocks' and tables' atoms itself, and says None where a
+    lead-in list or tab-separated lines may be there (``find_atoms`` reads those)."""
+    labelled = LabelledText()
+    args = (labelled._initials, labelled.labels, True, labelled._reader, labelled._patterns[3])
+    table = "# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
+    sections, atoms, paragraphs, lines = compiled.native.scan_labelled(table, *args)
+    assert [a.kind for a in atoms] == ["table", "code"] and (sections, atoms, paragraphs) == labelled.scan(table)
+    for other in ("Steps:\n- one\n- two\n", "a\tb\tc\n" * 3):
+        assert compiled.native.scan_labelled(table + other, *args)[1] is None
+        assert len(labelled.scan(table + other)[1]) == 3
+    with pytest.raises(TypeError, match="scan_labelled"):
+        compiled.native.scan_labelled(table, *args[:-1])
 
 
 @_needs_compiled

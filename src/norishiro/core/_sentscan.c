@@ -5431,6 +5431,66 @@ fail:
     return NULL;
 }
 
+/* a call of one of this module's functions that take a tuple, with the n arguments given */
+static PyObject *call_with(PyObject *(*f)(PyObject *, PyObject *), Py_ssize_t n, PyObject *a, PyObject *b, PyObject *c) {
+    PyObject *args = n == 2 ? PyTuple_Pack(2, a, b) : PyTuple_Pack(3, a, b, c);
+    PyObject *out = args ? f(NULL, args) : NULL;
+    Py_XDECREF(args);
+    return out;
+}
+
+/* scan_labelled(text, initials, labels, known, reader, field_labels) -> (sections, atoms,
+   paragraphs, lines): structure.LabelledText.scan's compiled way in one call. lines:
+   structure_lines(text, initials, labels); the sections sections_of makes of its heading lines
+   outside code fences (known, field_labels, and the sections that are only their heading
+   attached; reader(text, lines) is made when a line needs it); paragraphs: lines' paragraph
+   ends; atoms: the code blocks and tables, disjoint, where the lines leave room for no other
+   atom, else None (a lead-in list or tab-separated lines may be there: atoms.find_atoms
+   reads those). */
+static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
+        !PyCallable_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "scan_labelled(text: str, initials: str, labels: tuple, known: bool, "
+                                         "reader: callable, field_labels: tuple | None)");
+        return NULL;
+    }
+    PyObject *text = args[0], *heads = NULL, *read = NULL, *sections = NULL, *atoms = NULL, *out = NULL;
+    PyObject *code = NULL, *tables = NULL, *found = NULL;
+    PyObject *lines = call_with(structure_lines, 3, text, args[1], args[2]);
+    if (!lines) return NULL;
+    heads = call_with(unfenced, 2, text, PyTuple_GET_ITEM(lines, 0), NULL);
+    read = heads ? PyTuple_Pack(3, args[4], text, lines) : NULL;
+    if (read) {
+        PyObject *sargs[6] = {text, heads, args[3], read, args[5], Py_True};
+        sections = sections_of(NULL, sargs, 6);
+    }
+    if (!sections) goto done;
+    PyObject *fences = PyTuple_GET_ITEM(lines, 1), *at = PyTuple_GET_ITEM(lines, 2);
+    if (PyList_GET_SIZE(PyTuple_GET_ITEM(lines, 3)) || PyList_GET_SIZE(PyTuple_GET_ITEM(lines, 5)) >= 6) {
+        atoms = Py_NewRef(Py_None); /* find_atoms' Python reads the lead-ins and tab-separated lines */
+    } else {
+        code = PyList_GET_SIZE(fences) ? call_with(code_atoms, 2, text, fences, NULL) : PyList_New(0);
+        tables = !code ? NULL : PyList_GET_SIZE(at) ? call_with(table_atoms_from, 2, text, at, NULL) : PyList_New(0);
+        if (!tables) goto done;
+        if (PyList_GET_SIZE(code) && PyList_GET_SIZE(tables)) { /* two kinds: as find_atoms, the first of overlaps */
+            found = PySequence_Concat(code, tables);
+            atoms = found ? disjoint_atoms(NULL, found) : NULL;
+        } else
+            atoms = Py_NewRef(PyList_GET_SIZE(code) ? code : tables);
+    }
+    if (atoms) out = PyTuple_Pack(4, sections, atoms, PyTuple_GET_ITEM(lines, 4), lines);
+done:
+    Py_XDECREF(lines);
+    Py_XDECREF(heads);
+    Py_XDECREF(read);
+    Py_XDECREF(sections);
+    Py_XDECREF(code);
+    Py_XDECREF(tables);
+    Py_XDECREF(found);
+    Py_XDECREF(atoms);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, lo, hi, decide) -> (cuts, lower_cuts)"},
     {"configure", configure, METH_VARARGS,
@@ -5482,6 +5542,9 @@ static PyMethodDef methods[] = {
     {"configure_chunk", configure_chunk, METH_O, "configure_chunk(Chunk) -> None: the class section_chunks makes"},
     {"configure_section", configure_section, METH_O,
      "configure_section(Section) -> None: the class sections_of makes and section_chunks reads"},
+    {"scan_labelled", (PyCFunction)(void (*)(void))scan_labelled, METH_FASTCALL,
+     "scan_labelled(text, initials, labels, known, reader, field_labels) -> (sections, atoms | None, paragraphs, "
+     "lines): LabelledText.scan's compiled way in one call"},
     {"sections_of", (PyCFunction)(void (*)(void))sections_of, METH_FASTCALL,
      "sections_of(text, heads, known, read, labels=None, attach=False) -> list of Section"},
     {"section_chunks", (PyCFunction)(void (*)(void))section_chunks, METH_FASTCALL,

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from . import compiled
-from .atoms import Atom, find_atoms, may_hold_atoms
+from .atoms import Atom, find_atoms
 from .heading_lines import Heading, HeadingReader
 from .labels import DEFAULT_LABELS, SOAP_NAMES
 from .lazy import by_identity
@@ -317,16 +317,16 @@ class LabelledText:
             lines = TextLines(text, self.labels)
             sections = _sections_of_lines(text, lines, self._patterns, True, self._allowed, True)
             return sections, find_atoms(text, lines), lines.paragraphs
-        # compiled: the line scan's lists as they come, the heading reader made only when a
-        # line needs it (_sections_of_lines' compiled way), atoms looked for where the scan saw one
-        native, labels = compiled.native, self.labels
-        got = native.structure_lines(text, self._initials, labels)
-        heads, fences, tables, hints, paragraphs, tsv = got
-        read = (self._reader, text, got)
-        sections = native.sections_of(
-            text, native.unfenced(text, heads), self._allowed is None, read, self._patterns[3], True
+        # compiled, in one call: the line scan, the sections of its heading lines (the heading
+        # reader made only when a line needs it: _sections_of_lines' compiled way), the code
+        # blocks and tables; a lead-in list or tab-separated lines are find_atoms' to read
+        labels = self.labels
+        got = compiled.native.scan_labelled(
+            text, self._initials, labels, self._allowed is None, self._reader, self._patterns[3]
         )
-        atoms = find_atoms(text, TextLines(text, labels, got)) if may_hold_atoms(fences, tables, hints, tsv) else []
+        sections, atoms, paragraphs, lines = got
+        if atoms is None:
+            atoms = find_atoms(text, TextLines(text, labels, lines))
         return sections, atoms, paragraphs
 
     def _reader(self, text: str, scanned: tuple) -> Callable[[int, int], Heading | None]:
