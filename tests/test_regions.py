@@ -463,12 +463,13 @@ def test_the_compiled_atom_lists_are_their_python_twin(lines):
 
     atoms = LabelledText().scan("\n".join(lines))[1]
     atoms += [Atom(10**6, 10**6 + 5, "table", 10**6 + 2, ""), Atom(2 * 10**6, 2 * 10**6 + 5, "list")]
-    assert compiled.native.atom_lists(atoms) == atom_lists(atoms)
+    for half in (0, 3, 10**6):
+        assert compiled.native.atom_lists(atoms, half) == atom_lists(atoms, half)
     lookalikes = [types.SimpleNamespace(**{k: getattr(x, k) for k in Atom.__slots__}) for x in atoms]
-    got = compiled.native.atom_lists(lookalikes)
-    assert got[:2] == atom_lists(atoms)[:2] and [id(x) for x in got[2]] == [id(x) for x in atom_lists(lookalikes)[2]]
+    got, want = compiled.native.atom_lists(lookalikes, 5), atom_lists(lookalikes, 5)
+    assert got[:2] == want[:2] and got[3:] == want[3:] and [id(x) for x in got[2]] == [id(x) for x in want[2]]
     with pytest.raises(TypeError, match="atom_lists"):
-        compiled.native.atom_lists(tuple(atoms))
+        compiled.native.atom_lists(tuple(atoms), 5)
 
 
 @_needs_compiled

@@ -43,9 +43,12 @@ class OneChunkRun(NamedTuple):
     stop: int
 
 
-def atom_lists(atoms: list[Atom]) -> tuple[list[int], list[int], list[Atom], list[int], list[int]]:
-    """The atoms' starts and ends, the tables among them with header rows to repeat, and
-    those tables' body starts and ends: what the regions read. Compiled:
+def atom_lists(
+    atoms: list[Atom], half: int
+) -> tuple[list[int], list[int], list[Atom], list[int], list[int], list[int]]:
+    """The atoms' starts and ends, the tables among them with header rows to repeat, those
+    tables' body starts and ends, and their header's size where it is at most ``half`` (half
+    the budget, ``_with_table``'s room), else 0: what the regions read. Compiled:
     ``_sentscan.atom_lists``, one pass."""
     tables = [x for x in atoms if x.kind == "table" and x.header]
     return (
@@ -54,6 +57,7 @@ def atom_lists(atoms: list[Atom]) -> tuple[list[int], list[int], list[Atom], lis
         tables,
         [x.body_start for x in tables],
         [x.end for x in tables],
+        [len(x.header) if len(x.header) <= half else 0 for x in tables],
     )
 
 
@@ -109,10 +113,11 @@ class Regions:
         self.sections, self.atoms, self.paragraphs = sections, atoms, paragraphs
         self._starts: list[int] | None = None
         if atoms:  # sorted and disjoint; the tables among them whose header is repeated
-            lists = compiled.native.atom_lists(atoms) if compiled.active() else atom_lists(atoms)
-            self.atom_starts, self._atom_ends, self.tables, self.t_starts, self.t_ends = lists
+            half = config.size // 2
+            lists = compiled.native.atom_lists(atoms, half) if compiled.active() else atom_lists(atoms, half)
         else:
-            self.atom_starts, self._atom_ends, self.tables, self.t_starts, self.t_ends = [], [], [], [], []
+            lists = [], [], [], [], [], []
+        self.atom_starts, self._atom_ends, self.tables, self.t_starts, self.t_ends, self._heads = lists
         self._room: dict[tuple[str, str], bool] = {}
         self.excluded: list[Section] = []
         # a section that is one chunk of its text alone is said in a run of them (a length
@@ -133,10 +138,9 @@ class Regions:
         starts and ends, the tables' body starts and ends and their header's size where it
         is repeated (``_with_table``'s room), else 0."""
         if self._lists is None:
-            half, (p_ends, suspects) = self.config.size // 2, self.paragraphs
-            heads = [len(x.header) if len(x.header) <= half else 0 for x in self.tables]
+            p_ends, suspects = self.paragraphs
             ends = self._atom_ends
-            self._lists = (p_ends, suspects or [], self.atom_starts, ends, self.t_starts, self.t_ends, heads)
+            self._lists = (p_ends, suspects or [], self.atom_starts, ends, self.t_starts, self.t_ends, self._heads)
         return self._lists
 
     @property

@@ -3472,16 +3472,20 @@ static Py_ssize_t atom_position(PyObject *atom, int k) {
     return x;
 }
 
-/* atom_lists(atoms) -> regions.atom_lists' (starts, ends, tables, table body starts, table
-   ends): the lists a document's regions read, in one pass over its atoms. */
-static PyObject *atom_lists(PyObject *self, PyObject *atoms) {
-    if (!PyList_Check(atoms)) {
-        PyErr_SetString(PyExc_TypeError, "atom_lists(atoms: list)");
+/* atom_lists(atoms, half) -> regions.atom_lists' (starts, ends, tables, table body starts, table
+   ends, header sizes): the lists a document's regions read, in one pass over its atoms; a
+   table's header size is its length where that is half a budget (half) or less, else 0. */
+static PyObject *atom_lists(PyObject *self, PyObject *args) {
+    PyObject *atoms;
+    Py_ssize_t half;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &atoms, &half)) {
+        PyErr_SetString(PyExc_TypeError, "atom_lists(atoms: list, half: int)");
         return NULL;
     }
     static const char *const names[5] = {"start", "end", "kind", "body_start", "header"};
-    PyObject *lists[5] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)}, *out = NULL;
-    for (int k = 0; k < 5; k++)
+    PyObject *lists[6] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)};
+    PyObject *out = NULL;
+    for (int k = 0; k < 6; k++)
         if (!lists[k]) goto done;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(atoms); i++) {
         PyObject *atom = PyList_GET_ITEM(atoms, i), *v[5] = {NULL};
@@ -3497,15 +3501,16 @@ static PyObject *atom_lists(PyObject *self, PyObject *atoms) {
             ok = !PyErr_Occurred() && is >= 0 && has >= 0;
             table = is > 0 && has > 0;
         }
-        ok = ok && PyList_Append(lists[0], v[0]) == 0 && PyList_Append(lists[1], v[1]) == 0 &&
+        Py_ssize_t size = table ? PyObject_Length(v[4]) : 0;
+        ok = ok && size >= 0 && PyList_Append(lists[0], v[0]) == 0 && PyList_Append(lists[1], v[1]) == 0 &&
              (!table || (PyList_Append(lists[2], atom) == 0 && PyList_Append(lists[3], v[3]) == 0 &&
-                         PyList_Append(lists[4], v[1]) == 0));
+                         PyList_Append(lists[4], v[1]) == 0 && append_cut(lists[5], size <= half ? size : 0) == 0));
         for (int k = 0; k < 5; k++) Py_XDECREF(v[k]);
         if (!ok) goto done;
     }
-    out = PyTuple_Pack(5, lists[0], lists[1], lists[2], lists[3], lists[4]);
+    out = PyTuple_Pack(6, lists[0], lists[1], lists[2], lists[3], lists[4], lists[5]);
 done:
-    for (int k = 0; k < 5; k++) Py_XDECREF(lists[k]);
+    for (int k = 0; k < 6; k++) Py_XDECREF(lists[k]);
     return out;
 }
 
@@ -5554,7 +5559,8 @@ static PyMethodDef methods[] = {
      "vary_ends) -> list of chunks"},
     {"one_chunk_run", (PyCFunction)(void (*)(void))one_chunk_run, METH_FASTCALL,
      "one_chunk_run(starts, ends, k, size, t_starts, t_ends) -> index"},
-    {"atom_lists", atom_lists, METH_O, "atom_lists(atoms) -> (starts, ends, tables, table body starts, table ends)"},
+    {"atom_lists", atom_lists, METH_VARARGS,
+     "atom_lists(atoms, half) -> (starts, ends, tables, table body starts, table ends, header sizes or 0)"},
     {"disjoint_atoms", disjoint_atoms, METH_O, "disjoint_atoms(found) -> atoms.disjoint's list, found left as it is"},
     {"walk_sections", (PyCFunction)(void (*)(void))walk_sections, METH_FASTCALL,
      "walk_sections(text, sections, k, size, t_starts, t_ends, index, doc, metadata, canonical, memo, lists, tail, "
