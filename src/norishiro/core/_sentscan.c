@@ -3489,14 +3489,20 @@ static PyObject *atom_lists(PyObject *self, PyObject *args) {
         if (!lists[k]) goto done;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(atoms); i++) {
         PyObject *atom = PyList_GET_ITEM(atoms, i), *v[5] = {NULL};
-        int slots = atom_type && PyObject_TypeCheck(atom, atom_type), ok = 1;
+        int slots = atom_type && Py_IS_TYPE(atom, atom_type), ok = 1;
         for (int k = 0; k < 5 && ok; k++) {
-            v[k] = slots ? PyMember_GetOne((char *)atom, atom_fields[k]) : PyObject_GetAttrString(atom, names[k]);
+            if (slots) /* an Atom's slot read in place (all are set: its __init__ sets them) */
+                v[k] = Py_XNewRef(*(PyObject **)((char *)atom + atom_fields[k]->offset));
+            else
+                v[k] = PyObject_GetAttrString(atom, names[k]);
             ok = v[k] != NULL;
         }
+        if (!ok && slots) PyErr_SetString(PyExc_AttributeError, "atom_lists: an Atom with a slot not set");
         int table = 0;
         if (ok) {
-            int is = PyUnicode_Check(v[2]) ? PyUnicode_Compare(v[2], s_table) == 0 : PyObject_RichCompareBool(v[2], s_table, Py_EQ);
+            int is = v[2] == s_table                ? 1
+                     : PyUnicode_Check(v[2]) ? PyUnicode_Compare(v[2], s_table) == 0
+                                             : PyObject_RichCompareBool(v[2], s_table, Py_EQ);
             int has = is > 0 ? PyObject_IsTrue(v[4]) : 0;
             ok = !PyErr_Occurred() && is >= 0 && has >= 0;
             table = is > 0 && has > 0;
