@@ -522,20 +522,17 @@ _BORDER_LINES = ["+---+", "---", " =+=", "  +==+\r", "+-", "++", "+++", "\t+--+ 
     st.lists(st.sampled_from(["\n", "\r\n", "\r", ""]), min_size=10, max_size=10),
 )
 def test_the_compiled_table_atoms_are_the_tables_with_their_borders(before, border, rows, ends):
-    """``table_atoms`` gives, at every line, the atoms ``_bordered`` makes of the tables
-    ``_MD_TABLE`` matches there: a grid border line above taken in, the header rows' text.
-    The lines are drawn as a table is written: some lines, one that may be its border, rows."""
+    """``table_atoms_from`` gives, of the tables the line scan finds, the atoms ``_bordered``
+    makes of the tables ``_MD_TABLE`` matches: a grid border line above taken in, the header
+    rows' text. The lines are drawn as a table is written: some lines, one that may be its
+    border, rows."""
     from norishiro.core import atoms, compiled
-    from norishiro.core.line_scan import TextLines
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
     lines = before + [border] + rows
     t = "\n" + "".join(x + e for x, e in zip(lines, ends))
-    every = [i for i, c in enumerate(t) if c == "\n"]
     want = atoms._bordered(t, atoms._tables(t, None))
-    assert atoms._table_atoms(TextLines(t[1:], ()), every) == want
-    # and from the tables the line scan found
     assert compiled.native.table_atoms_from(t[1:], compiled.native.structure_lines(t[1:], "", ())[2]) == want
     with pytest.raises(ValueError, match="triples"):
         compiled.native.table_atoms_from(t[1:], [0, 0])

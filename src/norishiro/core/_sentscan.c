@@ -4149,7 +4149,7 @@ static Py_ssize_t section_position(PyObject *sec, int k) {
 /* what matches_at_lines makes of a match from the line start p to e (mid: where a table's
    body begins): (start, end) or (start, mid, end) in nl_text's positions (the text's, plus
    one) as the patterns give them, or an atom in the text's positions: a table's
-   (table_atoms), a code block's (code_atoms) */
+   (table_atoms_from), a code block's (code_atoms) */
 enum { ROW_SPAN, ROW_MID, ROW_ATOM, ROW_CODE };
 
 static PyObject *match_row(PyObject *text, State *st, int form, Py_ssize_t p, Py_ssize_t mid, Py_ssize_t e) {
@@ -4198,13 +4198,10 @@ fail:
    delimiter row, then body rows) at the lines that start at lines, in nl_text's positions */
 static PyObject *md_tables(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, ROW_MID); }
 
-/* table_atoms(text, lines) -> [Atom]: md_tables' tables as atoms._bordered makes them, in the
+/* table_atoms_from(text, tables) -> [Atom]: the atoms of the tables structure_lines found
+   ([start, body start, end, ...]; md_tables' tables) as atoms._bordered makes them, in the
    text's positions (not nl_text's): the start moved up to a grid table's top border, and the
    header rows' text. */
-static PyObject *table_atoms(PyObject *self, PyObject *args) { return matches_at_lines(args, table_at, ROW_ATOM); }
-
-/* table_atoms_from(text, tables) -> [Atom]: table_atoms' atoms of the tables structure_lines
-   found ([start, body start, end, ...]), without reading their rows again. */
 static PyObject *table_atoms_from(PyObject *self, PyObject *args) {
     PyObject *text, *tables;
     if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &tables)) return NULL;
@@ -5549,7 +5546,7 @@ static PyMethodDef methods[] = {
      "heading_kinds(text, lines) -> (\"md\" or \"block\", level, title, line_end, body) or None for each line start"},
     {"line_ends", line_ends, METH_VARARGS, "line_ends(text, start, stop) -> the ends of the line-break runs (CRLF text)"},
     {"md_tables", md_tables, METH_VARARGS, "md_tables(text, lines) -> [(start, body_start, end)] of the tables at lines"},
-    {"configure_atom", configure_atom, METH_O, "configure_atom(Atom) -> None: the class table_atoms and code_atoms make"},
+    {"configure_atom", configure_atom, METH_O, "configure_atom(Atom) -> None: the class table_atoms_from and code_atoms make"},
     {"configure_chunk", configure_chunk, METH_O, "configure_chunk(Chunk) -> None: the class section_chunks makes"},
     {"configure_section", configure_section, METH_O,
      "configure_section(Section) -> None: the class sections_of makes and section_chunks reads"},
@@ -5573,8 +5570,6 @@ static PyMethodDef methods[] = {
      "line_next, maker, atoms, tables) -> (chunks, j, pending)"},
     {"table_atoms_from", table_atoms_from, METH_VARARGS,
      "table_atoms_from(text, tables) -> the atoms of the tables structure_lines found ([start, body, end, ...])"},
-    {"table_atoms", table_atoms, METH_VARARGS,
-     "table_atoms(text, lines) -> [Atom]: md_tables' tables, a grid border above taken in, in the text's positions"},
     {"fenced_blocks", fenced_blocks, METH_VARARGS, "fenced_blocks(text, lines) -> [(start, end)] of the code fences at lines"},
     {"code_atoms", code_atoms, METH_VARARGS, "code_atoms(text, lines) -> [Atom]: fenced_blocks' blocks, in the text's positions"},
     {"sentence_start_cases", sentence_start_cases, METH_VARARGS,

@@ -72,7 +72,7 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
         groups += bool(found)
     tables = lines.tables  # the line scan's tables, found (none: most texts)
     if tables or (tables is None and "|" in text):
-        got = compiled.native.table_atoms_from(text, tables) if tables is not None else _table_atoms(lines, None)
+        got = compiled.native.table_atoms_from(text, tables) if tables is not None else _table_atoms(lines)
         found += got
         groups += bool(got)
     tsv = lines.tsv  # the line scan's (none: most texts), else looked for when six tabs are there
@@ -168,14 +168,12 @@ def _tsv_atom(text: str, run: list[tuple[int, int]]) -> list[Atom]:
     return [Atom(run[0][0], run[-1][1], "table", run[0][1], text[run[0][0] : run[0][1]])]
 
 
-def _table_atoms(lines: TextLines, at: list[int] | None) -> list[Atom]:
-    """The table atoms of the text, tried at the lines ``at`` or everywhere: compiled,
-    ``_bordered(t, _tables(t, at))`` in one pass over the text (a property test holds them to
-    it), where ``t`` is ``nl_text``."""
-    if at is not None and compiled.active():
-        return compiled.native.table_atoms(lines.text, at)
+def _table_atoms(lines: TextLines) -> list[Atom]:
+    """The table atoms of the text, searched everywhere (``t``: ``nl_text``). Compiled, the
+    line scan finds the tables and ``_sentscan.table_atoms_from`` makes these atoms of them (a
+    property test holds them to each other)."""
     t = lines.nl_text
-    return _bordered(t, _tables(t, at))
+    return _bordered(t, _tables(t, None))
 
 
 def _bordered(t: str, spans: list[tuple[int, int, int]]) -> list[Atom]:
