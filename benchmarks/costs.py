@@ -254,7 +254,7 @@ def _floor(docs: list[str], reps: int, plain: float) -> None:
     with_structure, without = spans_of(True), spans_of(False)
     parts = {
         "line scan": lambda: [nat.structure_lines(d, initials, labels) for d in docs],
-        "atoms": lambda: [(nat.code_atoms(d, s[1]), nat.table_atoms(d, s[2])) for d, s in zip(docs, scans)],
+        "atoms": lambda: [(nat.code_atoms(d, s[1]), nat.table_atoms_from(d, s[2])) for d, s in zip(docs, scans)],
         "chunk objects": chunk_objects(with_structure),
     }
     took = {name: _cpu(fn, reps) for name, fn in parts.items()}
