@@ -165,7 +165,7 @@ def _walk_on(
         k += 1
         a, b = sec.start, sec.end
         region: Region | OneChunk | Packed | None = None
-        if pending:  # spans the walk left to be made here: a table's prefix asked, or many
+        if pending:  # spans the walk left to be made here: more than a batch (a table's prefix made here)
             spans, in_body = pending
             prefix = regions._table_prefix(a, b, "") if in_body else None
             region = Packed(spans, a, prefix)

@@ -2601,9 +2601,8 @@ typedef struct {
 /* The line tests of structure_lines (for structure.find_sections and find_atoms): a test
    of the line after a "\n", given its first position. */
 typedef struct {
-    const CharSet *set;   /* fence and table lines: the first characters */
+    const CharSet *set;   /* fence lines: the first characters */
     const Labels *labels; /* heading lines: the labels */
-    int table;            /* table lines: the next line must start like a delimiter row */
 } LineTest;
 
 /* U+3000 to U+9FFF (CJK marks, kana, kanji: most Japanese lines begin with one) hold no
@@ -2811,22 +2810,9 @@ static int heading_line_at(State *st, Py_ssize_t q, Py_ssize_t j, int spaces, co
     return label_word_at(st, j, t);
 }
 
-/* A line that starts (after spaces and tabs) with one of the set's characters (where a
-   code fence may start), and with table, whose next line starts like a table's delimiter
-   row (spaces, an optional | and :, and "--"). */
-static int starting_line_at(State *st, Py_ssize_t j, Py_ssize_t eol, const LineTest *t) {
-    /* j: the line's first character after spaces and tabs; eol: the "\n" that ends the
-       line, or -1 (the caller's scan has found it) */
-    Py_ssize_t n = st->n;
-    if (j >= n || !in_set(t->set, AT(j))) return 0;
-    if (!t->table) return 1;
-    if (eol < 0) return 0;
-    Py_ssize_t k = skip_indent(st, eol + 1, NULL);
-    if (k < n && AT(k) == '|') k++;
-    while (k < n && (AT(k) == ' ' || AT(k) == '\t')) k++;
-    if (k < n && AT(k) == ':') k++;
-    return k + 1 < n && AT(k) == '-' && AT(k + 1) == '-';
-}
+/* A line that starts (after spaces and tabs, at j) with one of the set's characters: where a
+   code fence may start. */
+static int starting_line_at(State *st, Py_ssize_t j, const LineTest *t) { return j < st->n && in_set(t->set, AT(j)); }
 
 /* A list item's first character, as structure._LEAD_HINTS reads it: ・ • ● ○ - * + a
    decimal digit ( （ or ① to ⑳. */
@@ -2879,15 +2865,14 @@ static Py_ssize_t delimiter_row_end(PyObject *text, State *st, Py_ssize_t d);
 static PyObject *structure_lines(PyObject *self, PyObject *args) {
     PyObject *text, *initials, *words;
     if (!PyArg_ParseTuple(args, "UUO!", &text, &initials, &PyTuple_Type, &words)) return NULL;
-    static CharSet fence, bar;
+    static CharSet fence;
     if (!fence.bmp['`' >> 3]) {
         fence.bmp['`' >> 3] |= 1 << ('`' & 7);
         fence.bmp['~' >> 3] |= 1 << ('~' & 7);
-        bar.bmp['|' >> 3] |= 1 << ('|' & 7);
     }
     const Labels *ls = labels_of(words);
     if (!ls) return NULL;
-    LineTest th = {NULL, ls, 0}, tf = {&fence, NULL, 0}, tt = {&bar, NULL, 1};
+    LineTest th = {NULL, ls}, tf = {&fence, NULL};
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
@@ -2955,7 +2940,7 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         }
         /* a header row (with its "\n") and a delimiter row after it start a table (none starts
            inside one, nor on the line after it, which is no row) */
-        if (!in_table && (to & T_TABLE) && eol >= 0 && starting_line_at(st, j, eol, &tt) && row_shaped(st, j, eol)) {
+        if (!in_table && (to & T_TABLE) && eol >= 0 && row_shaped(st, j, eol)) {
             Py_ssize_t r = delimiter_row_end(text, st, eol + 1);
             if (r == -2) goto done;
             if (r >= 0) {
@@ -2964,7 +2949,7 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
             }
         }
         if (((to & T_HEAD) && heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
-            ((to & T_FENCE) && starting_line_at(st, j, eol, &tf) && append_cut(lists[1], i) < 0) ||
+            ((to & T_FENCE) && starting_line_at(st, j, &tf) && append_cut(lists[1], i) < 0) ||
             (i > 0 && (c = lead_colon(st, i - 1)) >= 0 && append_cut(lists[3], c + 1) < 0))
             goto done;
         if (eol < 0) break;
