@@ -375,6 +375,7 @@ def test_the_compiled_walk_of_short_sections_is_their_python_twin(lines, meta, k
 
 _READ_LINES = ["Title", "=====", "-----", "Intro", "*****", "~~~", "所見：異常なし", "S: stable", "	# x"]
 _READ_LINES += ["Steps:", "a\tb\tc", "| x | y |"]  # a lead-in and tab-separated lines: find_atoms' to read
+_READ_LINES += ["````", "   ```", "\t```", "~~~~ x"]  # longer fences, closed by fewer; indents a fence may not have
 
 
 @settings(max_examples=150, deadline=None)
@@ -401,9 +402,20 @@ def test_the_compiled_scan_leaves_lead_ins_and_tab_separated_lines_to_find_atoms
     table = "# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
     sections, atoms, paragraphs, lines = compiled.native.scan_labelled(table, *args)
     assert [a.kind for a in atoms] == ["table", "code"] and (sections, atoms, paragraphs) == labelled.scan(table)
+    assert lines is None  # the line scan's lists stayed arrays: nothing needed them
     for other in ("Steps:\n- one\n- two\n", "a\tb\tc\n" * 3):
-        assert compiled.native.scan_labelled(table + other, *args)[1] is None
+        got = compiled.native.scan_labelled(table + other, *args)
+        assert got[1] is None and got[3] == compiled.native.structure_lines(table + other, *args[:2])
         assert len(labelled.scan(table + other)[1]) == 3
+    made = []
+
+    def make(text, lines):  # the reader's factory gets the text and the line scan's lists
+        made.append((text, lines))
+        return lambda q, last: None
+
+    setext = "Title\n=====\nx\n"
+    got = compiled.native.scan_labelled(setext, args[0], args[1], True, make, args[4])
+    assert made == [(setext, compiled.native.structure_lines(setext, *args[:2]))] and got[3] == made[0][1]
     with pytest.raises(TypeError, match="scan_labelled"):
         compiled.native.scan_labelled(table, *args[:-1])
 

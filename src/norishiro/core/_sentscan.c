@@ -480,6 +480,36 @@ static Py_ssize_t last_of(PyObject *list) {
     return k ? PyLong_AsSsize_t(PyList_GET_ITEM(list, k - 1)) : -1;
 }
 
+/* A growing array of positions: what a scan finds for this module to read, made a list only
+   when Python asks for it (a Markdown page's scan finds hundreds). */
+typedef struct {
+    Py_ssize_t n, cap, *v;
+} Vec;
+
+static int vec_put(Vec *a, Py_ssize_t x) {
+    if (a->n == a->cap) {
+        Py_ssize_t cap = a->cap ? 2 * a->cap : 64, *v = PyMem_Realloc(a->v, cap * sizeof *v);
+        if (!v) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->v = v, a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* the positions as a list of ints, a new reference */
+static PyObject *vec_list(const Vec *a) {
+    PyObject *out = PyList_New(a->n);
+    for (Py_ssize_t k = 0; out && k < a->n; k++) {
+        PyObject *x = PyLong_FromSsize_t(a->v[k]);
+        if (!x) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k, x);
+    }
+    return out;
+}
+
 /* The candidate loop over [st->lo, st->hi), appending to out and lower. With after >= 0 it
    returns at the first cut beyond after that goes to out (the caller wants only that one).
    0, or -1 on an error. */
@@ -2862,26 +2892,22 @@ static Py_ssize_t delimiter_row_end(PyObject *text, State *st, Py_ssize_t d);
    "\n"-only text takes its paragraph cuts from them without another pass. And the lines
    with two tabs or more (atoms._tsv_lines: each line's start and end, its "\n" included),
    as one list [start, end, start, end, ...], the tabs found a block at a time. */
-static PyObject *structure_lines(PyObject *self, PyObject *args) {
-    PyObject *text, *initials, *words;
-    if (!PyArg_ParseTuple(args, "UUO!", &text, &initials, &PyTuple_Type, &words)) return NULL;
+enum { L_HEADS, L_FENCES, L_TABLES, L_LEADS, L_ENDS, L_SUSPECTS, L_TSV, L_LISTS };
+
+/* structure_lines' pass, its lists into v[L_HEADS..L_TSV] (which the caller frees); 0 or -1 */
+static int line_scan(PyObject *text, PyObject *initials, PyObject *words, Vec *v) {
     static CharSet fence;
     if (!fence.bmp['`' >> 3]) {
         fence.bmp['`' >> 3] |= 1 << ('`' & 7);
         fence.bmp['~' >> 3] |= 1 << ('~' & 7);
     }
     const Labels *ls = labels_of(words);
-    if (!ls) return NULL;
+    if (!ls) return -1;
     LineTest th = {NULL, ls}, tf = {&fence, NULL};
     State state = {0}, *st = &state;
     st->kind = PyUnicode_KIND(text);
     st->data = PyUnicode_DATA(text);
     st->n = PyUnicode_GET_LENGTH(text);
-    PyObject *lists[7] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0),
-                          PyList_New(0), PyList_New(0), PyList_New(0)};
-    PyObject *out = NULL;
-    for (int k = 0; k < 7; k++)
-        if (!lists[k]) goto done;
     /* the tests a line starting with an ASCII character may pass (no test: most lines of
        prose); a heading's marks, digits, SOAP letters and the labels' initials; | may start
        a heading only when a label may be there (one of its own, or one beyond ASCII with a
@@ -2911,8 +2937,8 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
         Py_ssize_t end = eol < 0 ? st->n : eol;
         if (tab < end) { /* a tab in this line: a second one makes it a tab-separated line */
             Py_ssize_t second = find_char(st, tab + 1, end, '\t');
-            if (second < end && (append_cut(lists[6], i) < 0 || append_cut(lists[6], eol < 0 ? end : eol + 1) < 0))
-                goto done;
+            if (second < end && (vec_put(&v[L_TSV], i) < 0 || vec_put(&v[L_TSV], eol < 0 ? end : eol + 1) < 0))
+                return -1;
             tab = end < st->n ? find_char(st, end, st->n, '\t') : st->n;
         }
         int spaces;
@@ -2925,8 +2951,8 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
             blanks += i > 0;
         } else if (blanks) {
             blanks = 0;
-            if (append_cut(lists[4], i) < 0 || (i < st->n && !surely_no_extend(AT(i)) && append_cut(lists[5], i) < 0))
-                goto done;
+            if (vec_put(&v[L_ENDS], i) < 0 || (i < st->n && !surely_no_extend(AT(i)) && vec_put(&v[L_SUSPECTS], i) < 0))
+                return -1;
         }
         int to = j >= st->n ? 0 : f >= 128 ? T_HEAD : tests[f]; /* fences and tables start with ASCII */
         if (in_table == 1) /* the delimiter row, read with the header */
@@ -2935,35 +2961,55 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
             t_end = eol < 0 ? st->n : eol + 1;
         else if (in_table) { /* the first line that is no row ends the table */
             in_table = 0;
-            if (append_cut(lists[2], t_start) < 0 || append_cut(lists[2], t_body) < 0 || append_cut(lists[2], t_end) < 0)
-                goto done;
+            if (vec_put(&v[L_TABLES], t_start) < 0 || vec_put(&v[L_TABLES], t_body) < 0 || vec_put(&v[L_TABLES], t_end) < 0)
+                return -1;
         }
         /* a header row (with its "\n") and a delimiter row after it start a table (none starts
            inside one, nor on the line after it, which is no row) */
         if (!in_table && (to & T_TABLE) && eol >= 0 && row_shaped(st, j, eol)) {
             Py_ssize_t r = delimiter_row_end(text, st, eol + 1);
-            if (r == -2) goto done;
+            if (r == -2) return -1;
             if (r >= 0) {
                 in_table = 1;
                 t_start = i, t_body = t_end = r;
             }
         }
-        if (((to & T_HEAD) && heading_line_at(st, i, j, spaces, &th) && append_cut(lists[0], i) < 0) ||
-            ((to & T_FENCE) && starting_line_at(st, j, &tf) && append_cut(lists[1], i) < 0) ||
-            (i > 0 && (c = lead_colon(st, i - 1)) >= 0 && append_cut(lists[3], c + 1) < 0))
-            goto done;
+        if (((to & T_HEAD) && heading_line_at(st, i, j, spaces, &th) && vec_put(&v[L_HEADS], i) < 0) ||
+            ((to & T_FENCE) && starting_line_at(st, j, &tf) && vec_put(&v[L_FENCES], i) < 0) ||
+            (i > 0 && (c = lead_colon(st, i - 1)) >= 0 && vec_put(&v[L_LEADS], c + 1) < 0))
+            return -1;
         if (eol < 0) break;
         i = eol + 1;
     }
-    if (in_table && (append_cut(lists[2], t_start) < 0 || append_cut(lists[2], t_body) < 0 || append_cut(lists[2], t_end) < 0))
-        goto done;
-    PyObject *paragraphs = PyTuple_Pack(2, lists[4], lists[5]);
-    if (paragraphs) {
-        out = PyTuple_Pack(6, lists[0], lists[1], lists[2], lists[3], paragraphs, lists[6]);
-        Py_DECREF(paragraphs);
-    }
-done:
-    for (int k = 0; k < 7; k++) Py_XDECREF(lists[k]);
+    if (in_table && (vec_put(&v[L_TABLES], t_start) < 0 || vec_put(&v[L_TABLES], t_body) < 0 || vec_put(&v[L_TABLES], t_end) < 0))
+        return -1;
+    return 0;
+}
+
+/* structure_lines' answer of line_scan's lists (paragraphs: the (ends, suspects) made of them
+   already, or NULL), a new reference */
+static PyObject *lines_answer(const Vec *v, PyObject *paragraphs) {
+    PyObject *l[L_LISTS] = {NULL}, *out = NULL;
+    int ok = 1;
+    for (int k = 0; k < L_LISTS && ok; k++)
+        ok = (paragraphs && (k == L_ENDS || k == L_SUSPECTS)) || (l[k] = vec_list(&v[k])) != NULL;
+    PyObject *p = !ok ? NULL : paragraphs ? Py_NewRef(paragraphs) : PyTuple_Pack(2, l[L_ENDS], l[L_SUSPECTS]);
+    if (p) out = PyTuple_Pack(6, l[L_HEADS], l[L_FENCES], l[L_TABLES], l[L_LEADS], p, l[L_TSV]);
+    Py_XDECREF(p);
+    for (int k = 0; k < L_LISTS; k++) Py_XDECREF(l[k]);
+    return out;
+}
+
+static void vecs_free(Vec *v, int n) {
+    for (int k = 0; k < n; k++) PyMem_Free(v[k].v);
+}
+
+static PyObject *structure_lines(PyObject *self, PyObject *args) {
+    PyObject *text, *initials, *words;
+    if (!PyArg_ParseTuple(args, "UUO!", &text, &initials, &PyTuple_Type, &words)) return NULL;
+    Vec v[L_LISTS] = {{0}};
+    PyObject *out = line_scan(text, initials, words, v) < 0 ? NULL : lines_answer(v, NULL);
+    vecs_free(v, L_LISTS);
     return out;
 }
 
@@ -3149,32 +3195,34 @@ static int fence_mark_at(State *st, Py_ssize_t q) {
 
 /* unfenced(text, lines) -> the lines (their starts, in order) that are neither a code fence's
    mark nor inside a fence, as find_sections reads fences: a mark opens one, and the next
-   mark of either kind closes it. */
+   mark of either kind closes it. unfenced_into: those of lines[0..m-1] put into out; 0 or -1. */
+static int unfenced_into(State *st, const Py_ssize_t *lines, Py_ssize_t m, Vec *out) {
+    int in_fence = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        Py_ssize_t q = lines[k];
+        if (!line_start_at(st, q)) {
+            PyErr_SetString(PyExc_ValueError, "lines: the starts of lines in the text");
+            return -1;
+        }
+        if (fence_mark_at(st, q)) in_fence = !in_fence;
+        else if (!in_fence && vec_put(out, q) < 0) return -1;
+    }
+    return 0;
+}
+
+static Py_ssize_t *int_array(PyObject *list, Py_ssize_t *len);
+
 static PyObject *unfenced(PyObject *self, PyObject *args) {
     PyObject *text, *lines;
     if (!PyArg_ParseTuple(args, "UO!", &text, &PyList_Type, &lines)) return NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    int in_fence = 0;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lines); k++) {
-        Py_ssize_t q = item_at(lines, k);
-        if (q == -1 && PyErr_Occurred()) goto fail;
-        if (!line_start_at(st, q)) {
-            PyErr_SetString(PyExc_ValueError, "lines: the starts of lines in the text");
-            goto fail;
-        }
-        if (fence_mark_at(st, q)) {
-            in_fence = !in_fence;
-            continue;
-        }
-        if (!in_fence && PyList_Append(out, PyList_GET_ITEM(lines, k)) < 0) goto fail;
-    }
-    return out;
-fail:
-    Py_DECREF(out);
-    return NULL;
+    Py_ssize_t m = 0, *at = int_array(lines, &m);
+    Vec out = {0};
+    PyObject *got = at && unfenced_into(st, at, m, &out) == 0 ? vec_list(&out) : NULL;
+    PyMem_Free(at);
+    PyMem_Free(out.v);
+    return got;
 }
 
 /* The heading lines that find_sections reads the same way wherever they are (a Markdown #
@@ -3686,7 +3734,6 @@ static PyObject *section_chunks(PyObject *self, PyObject *const *args, Py_ssize_
     return out;
 }
 
-static Py_ssize_t *int_array(PyObject *list, Py_ssize_t *len);
 static Py_ssize_t after_all(const Py_ssize_t *a, Py_ssize_t len, Py_ssize_t x);
 
 /* The embed text of a chunk of piece starting at s (chunk.span_chunks' rule): piece itself
@@ -3884,15 +3931,25 @@ static int field_label_at(State *st, Py_ssize_t q, Py_ssize_t stop, PyObject *la
 }
 
 /* The reader of sections_of: a callable, or (make, *args) whose make(*args) gives it, made
-   only when a line needs it (most texts have none: their lines are read here). */
+   only when a line needs it (most texts have none: their lines are read here). With lines
+   (scan_labelled's line scan), make is called with structure_lines' answer of them after
+   args, made then (answer: that answer, a new reference, once made). */
 typedef struct {
     PyObject *given, *made; /* made: a new reference once made */
+    const Vec *lines;
+    PyObject *paragraphs, *answer;
 } Reader;
 
 static PyObject *reader_of(Reader *r) {
     if (r->made) return r->made;
     if (!PyTuple_Check(r->given)) return r->made = Py_NewRef(r->given);
+    if (r->lines && !r->answer && !(r->answer = lines_answer(r->lines, r->paragraphs))) return NULL;
     PyObject *rest = PyTuple_GetSlice(r->given, 1, PyTuple_GET_SIZE(r->given));
+    if (rest && r->lines) {
+        PyObject *with = PyTuple_Pack(1, r->answer);
+        Py_SETREF(rest, with ? PySequence_Concat(rest, with) : NULL);
+        Py_XDECREF(with);
+    }
     r->made = rest ? PyObject_Call(PyTuple_GET_ITEM(r->given, 0), rest, NULL) : NULL;
     Py_XDECREF(rest);
     if (r->made && !PyCallable_Check(r->made)) {
@@ -3955,32 +4012,15 @@ done:
     return r;
 }
 
-/* sections_of(text, heads, known, read, labels=None, attach=False) -> structure._sections(len(text),
-   _heading_starts(heads, read)) where a known line (a # heading or a bracketed or marked
-   label) is read here as heading_kinds reads it, and another by read (its own reading:
-   fences, reStructuredText titles, field labels); read may be (make, *args), the reader
-   made by make(*args) when a line first needs it. With known and labels (a tuple, see
-   field_label_at), a field label's line too, and a line that field_label_at finds no
-   heading in is not read. With attach, those sections as structure.attach_bare_headings
-   leaves them (a section that is its heading alone joins the next). */
-static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 4 || nargs > 6 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) ||
-        !(PyCallable_Check(args[3]) || (PyTuple_Check(args[3]) && PyTuple_GET_SIZE(args[3]) &&
-                                         PyCallable_Check(PyTuple_GET_ITEM(args[3], 0)))) ||
-        (nargs >= 5 && args[4] != Py_None && !PyTuple_Check(args[4]))) {
-        PyErr_SetString(PyExc_TypeError, "sections_of(text: str, heads: list, known: bool, read: callable | tuple, "
-                                         "labels: tuple | None = None, attach: bool = False)");
-        return NULL;
-    }
-    int attach = nargs == 6 ? PyObject_IsTrue(args[5]) : 0;
-    if (attach < 0) return NULL;
-    PyObject *labels = nargs >= 5 && args[4] != Py_None ? args[4] : NULL;
+/* Whether sections_from may be called with these field labels (a tuple of non-empty str, or
+   NULL) and the Section class configured: 0, or -1 with an error set. */
+static int sections_ready(PyObject *labels) {
     static PyObject *checked; /* the last labels found good, kept: a run passes the same tuple */
     for (Py_ssize_t i = 0; labels && labels != checked && i < PyTuple_GET_SIZE(labels); i++) {
         PyObject *w = PyTuple_GET_ITEM(labels, i);
         if (!PyUnicode_Check(w) || !PyUnicode_GET_LENGTH(w)) {
             PyErr_SetString(PyExc_TypeError, "labels: a tuple of non-empty str");
-            return NULL;
+            return -1;
         }
     }
     if (labels && labels != checked) {
@@ -3989,26 +4029,37 @@ static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     if (!section_type) {
         PyErr_SetString(PyExc_RuntimeError, "configure_section(Section) first");
-        return NULL;
+        return -1;
     }
-    PyObject *text = args[0], *heads = args[1], *titles = PyList_New(0), *block = NULL, *fieldl = NULL, *out = NULL;
-    int known = PyObject_IsTrue(args[2]);
+    return 0;
+}
+
+/* sections_of(text, heads, known, read, labels=None, attach=False) -> structure._sections(len(text),
+   _heading_starts(heads, read)) where a known line (a # heading or a bracketed or marked
+   label) is read here as heading_kinds reads it, and another by read (its own reading:
+   fences, reStructuredText titles, field labels); read may be (make, *args), the reader
+   made by make(*args) when a line first needs it. With known and labels (a tuple, see
+   field_label_at), a field label's line too, and a line that field_label_at finds no
+   heading in is not read. With attach, those sections as structure.attach_bare_headings
+   leaves them (a section that is its heading alone joins the next). sections_from: those of
+   the heading lines heads[0..nh-1], a new list (NULL on an error). */
+static PyObject *sections_from(PyObject *text, const Py_ssize_t *heads, Py_ssize_t nh, int known, PyObject *labels,
+                               Reader *reader, int attach) {
+    PyObject *titles = PyList_New(0), *block = NULL, *fieldl = NULL, *out = NULL;
     State state, *st = &state;
     start_state(st, text, 0, 0);
     Starts s = {0};
-    Reader reader = {args[3], NULL};
     Py_ssize_t *levels = NULL, depth = 0, room = 0, last_end = -1; /* the Markdown path's levels */
-    if (!titles || known < 0) goto done;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(heads); i++) {
-        Py_ssize_t q = item_at(heads, i), level = 0, line_end = 0, body = 0, at = 0;
-        if (q == -1 && PyErr_Occurred()) goto done;
+    if (!titles) goto done;
+    for (Py_ssize_t i = 0; i < nh; i++) {
+        Py_ssize_t q = heads[i], level = 0, line_end = 0, body = 0, at = 0;
         if (q < 0 || q > st->n) {
             PyErr_SetString(PyExc_ValueError, "heads: line starts of the text");
             goto done;
         }
         int kind;
         PyObject *title = NULL, *path;
-        if (heading_at(text, st, q, known, labels, &reader, last_end, &kind, &level, &title, &line_end, &body, &at) < 0)
+        if (heading_at(text, st, q, known, labels, reader, last_end, &kind, &level, &title, &line_end, &body, &at) < 0)
             goto done;
         if (!kind) continue;
         if (kind == 1) { /* a Markdown heading closes those of its level and below */
@@ -4085,6 +4136,27 @@ done:
     Py_XDECREF(titles);
     Py_XDECREF(block);
     Py_XDECREF(fieldl);
+    return out;
+}
+
+static PyObject *sections_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 4 || nargs > 6 || !PyUnicode_Check(args[0]) || !PyList_Check(args[1]) ||
+        !(PyCallable_Check(args[3]) || (PyTuple_Check(args[3]) && PyTuple_GET_SIZE(args[3]) &&
+                                         PyCallable_Check(PyTuple_GET_ITEM(args[3], 0)))) ||
+        (nargs >= 5 && args[4] != Py_None && !PyTuple_Check(args[4]))) {
+        PyErr_SetString(PyExc_TypeError, "sections_of(text: str, heads: list, known: bool, read: callable | tuple, "
+                                         "labels: tuple | None = None, attach: bool = False)");
+        return NULL;
+    }
+    int attach = nargs == 6 ? PyObject_IsTrue(args[5]) : 0;
+    if (attach < 0) return NULL;
+    PyObject *labels = nargs >= 5 && args[4] != Py_None ? args[4] : NULL;
+    if (sections_ready(labels) < 0) return NULL;
+    int known = PyObject_IsTrue(args[2]);
+    Py_ssize_t nh = 0, *heads = known < 0 ? NULL : int_array(args[1], &nh);
+    Reader reader = {args[3], NULL, NULL, NULL, NULL};
+    PyObject *out = heads ? sections_from(args[0], heads, nh, known, labels, &reader, attach) : NULL;
+    PyMem_Free(heads);
     Py_XDECREF(reader.made);
     return out;
 }
@@ -4226,8 +4298,9 @@ static Py_ssize_t fence_close_end(State *st, Py_ssize_t q, Py_UCS4 c, Py_ssize_t
 /* The end of the fenced block opened at the line q: the fence is at most three spaces in,
    three or more ` or ~; the first later line that closes the same number of them ends it,
    and when none does, the regex's backtracking takes one fewer (down to three) as the
-   fence; -1 when the block is not closed. */
-static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
+   fence; -1 when the block is not closed. With lines, only the lines lines->v[from..] are
+   tried (line_scan's fence lines after q: every line that may close a fence is one). */
+static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q, const Vec *lines, Py_ssize_t from) {
     Py_ssize_t n = st->n, j = q;
     while (j < n && j - q < 3 && AT(j) == ' ') j++;
     if (j >= n || (AT(j) != '`' && AT(j) != '~')) return -1;
@@ -4238,6 +4311,13 @@ static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
     Py_ssize_t nl = PyUnicode_FindChar(text, '\n', j + run, n, 1);
     if (nl < 0) return nl;
     for (Py_ssize_t f = run; f >= 3; f--) {
+        if (lines) { /* the lines that may close it: those that may open one */
+            for (Py_ssize_t k = from; k < lines->n; k++) {
+                Py_ssize_t e = lines->v[k] > nl ? fence_close_end(st, lines->v[k], c, f) : -1;
+                if (e >= 0) return e;
+            }
+            continue;
+        }
         for (Py_ssize_t line = nl + 1; line < n;) {
             Py_ssize_t e = fence_close_end(st, line, c, f);
             if (e >= 0) return e;
@@ -4252,7 +4332,9 @@ static Py_ssize_t fenced_end(PyObject *text, State *st, Py_ssize_t q) {
 
 /* fenced_blocks(text, lines) -> [(start, end)]: the closed code fences at the lines that start
    at lines, in nl_text's positions */
-static Py_ssize_t fence_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid) { return fenced_end(text, st, q); }
+static Py_ssize_t fence_at(PyObject *text, State *st, Py_ssize_t q, Py_ssize_t *mid) {
+    return fenced_end(text, st, q, NULL, 0);
+}
 
 static PyObject *fenced_blocks(PyObject *self, PyObject *args) { return matches_at_lines(args, fence_at, ROW_SPAN); }
 
@@ -5424,62 +5506,106 @@ fail:
     return NULL;
 }
 
-/* a call of one of this module's functions that take a tuple, with the n arguments given */
-static PyObject *call_with(PyObject *(*f)(PyObject *, PyObject *), Py_ssize_t n, PyObject *a, PyObject *b, PyObject *c) {
-    PyObject *args = n == 2 ? PyTuple_Pack(2, a, b) : PyTuple_Pack(3, a, b, c);
-    PyObject *out = args ? f(NULL, args) : NULL;
-    Py_XDECREF(args);
+/* The atoms of the code fences at the fence lines and of the tables (line_scan's lists) as
+   code_atoms and table_atoms_from make them, and where both kinds are there, disjoint_atoms'
+   list of the two (codes first at a shared start), a new list: only the atoms kept are made. */
+static PyObject *scan_atoms(PyObject *text, State *st, const Vec *fences, const Vec *tables) {
+    Vec code = {0};                  /* start, end of each code block */
+    Py_ssize_t end = 0, nt = tables->n / 3;
+    for (Py_ssize_t k = 0; k < fences->n; k++) { /* matches_at_lines' order: none inside the one before */
+        Py_ssize_t p = fences->v[k];
+        if (p < end || !line_start_at(st, p)) continue;
+        Py_ssize_t e = fenced_end(text, st, p, fences, k + 1);
+        if (e == -2 || (e >= 0 && (vec_put(&code, p) < 0 || vec_put(&code, e) < 0))) goto fail;
+        if (e >= 0) end = e + 1;
+    }
+    Py_ssize_t nc = code.n / 2, *kept = PyMem_Malloc((nc + nt + 1) * sizeof *kept), m = 0;
+    if (!kept) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* kept[k]: a code block i as i, a table j as nc + j; with both kinds, the first of
+       overlapping spans by start, the longest (the first of equal ones) at a shared start */
+    Py_ssize_t last_s = 0, last_e = 0, ts = nt ? border_above(st, tables->v[0]) : 0; /* table j's start */
+    for (Py_ssize_t i = 0, j = 0; i < nc || j < nt;) {
+        Py_ssize_t at, a, e;
+        if (i < nc && (j >= nt || code.v[2 * i] <= ts)) {
+            at = i, a = code.v[2 * i], e = code.v[2 * i + 1];
+            i++;
+        } else {
+            at = nc + j, a = ts, e = tables->v[3 * j + 2];
+            if (++j < nt) ts = border_above(st, tables->v[3 * j]);
+        }
+        if (!nc || !nt || !m || a >= last_e) kept[m++] = at, last_s = a, last_e = e;
+        else if (a == last_s && e > last_e) kept[m - 1] = at, last_e = e;
+    }
+    PyObject *out = PyList_New(m);
+    for (Py_ssize_t k = 0; out && k < m; k++) {
+        Py_ssize_t x = kept[k];
+        PyObject *atom = NULL;
+        if (x < nc) atom = new_atom(code.v[2 * x], code.v[2 * x + 1], s_code, 0, Py_NewRef(s_empty));
+        else { /* as table_atoms_from */
+            const Py_ssize_t *t = tables->v + 3 * (x - nc);
+            PyObject *header = PyUnicode_Substring(text, t[0], t[1]);
+            atom = header ? new_atom(border_above(st, t[0]), t[2], s_table, t[1], header) : NULL;
+        }
+        if (!atom) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, k, atom);
+    }
+    PyMem_Free(kept);
+    PyMem_Free(code.v);
     return out;
+fail:
+    PyMem_Free(code.v);
+    return NULL;
 }
 
 /* scan_labelled(text, initials, labels, known, reader, field_labels) -> (sections, atoms,
-   paragraphs, lines): structure.LabelledText.scan's compiled way in one call. lines:
-   structure_lines(text, initials, labels); the sections sections_of makes of its heading lines
-   outside code fences (known, field_labels, and the sections that are only their heading
-   attached; reader(text, lines) is made when a line needs it); paragraphs: lines' paragraph
+   paragraphs, lines): structure.LabelledText.scan's compiled way in one call, over one line
+   scan (structure_lines'): the sections sections_of makes of its heading lines outside code
+   fences (known, field_labels, and the sections that are only their heading attached;
+   reader(text, lines) is made when a line needs it); paragraphs: the line scan's paragraph
    ends; atoms: the code blocks and tables, disjoint, where the lines leave room for no other
    atom, else None (a lead-in list or tab-separated lines may be there: atoms.find_atoms
-   reads those). */
+   reads those). lines: structure_lines(text, initials, labels) where atoms is None or the
+   reader was made, else None (the line scan's lists stay arrays here). */
 static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
-        !PyCallable_Check(args[4])) {
+        !PyCallable_Check(args[4]) || (args[5] != Py_None && !PyTuple_Check(args[5]))) {
         PyErr_SetString(PyExc_TypeError, "scan_labelled(text: str, initials: str, labels: tuple, known: bool, "
                                          "reader: callable, field_labels: tuple | None)");
         return NULL;
     }
-    PyObject *text = args[0], *heads = NULL, *read = NULL, *sections = NULL, *atoms = NULL, *out = NULL;
-    PyObject *code = NULL, *tables = NULL, *found = NULL;
-    PyObject *lines = call_with(structure_lines, 3, text, args[1], args[2]);
-    if (!lines) return NULL;
-    heads = call_with(unfenced, 2, text, PyTuple_GET_ITEM(lines, 0), NULL);
-    read = heads ? PyTuple_Pack(3, args[4], text, lines) : NULL;
-    if (read) {
-        PyObject *sargs[6] = {text, heads, args[3], read, args[5], Py_True};
-        sections = sections_of(NULL, sargs, 6);
-    }
+    PyObject *text = args[0], *labels = args[5] == Py_None ? NULL : args[5];
+    PyObject *given = NULL, *sections = NULL, *atoms = NULL, *out = NULL;
+    Vec v[L_LISTS] = {{0}}, heads = {0};
+    Reader reader = {NULL, NULL, v, NULL, NULL};
+    int known = PyObject_IsTrue(args[3]);
+    State state, *st = &state;
+    start_state(st, text, 0, 0);
+    if (known < 0 || sections_ready(labels) < 0 || line_scan(text, args[1], args[2], v) < 0) goto done;
+    PyObject *ends = vec_list(&v[L_ENDS]), *suspects = ends ? vec_list(&v[L_SUSPECTS]) : NULL;
+    reader.paragraphs = suspects ? PyTuple_Pack(2, ends, suspects) : NULL;
+    Py_XDECREF(ends);
+    Py_XDECREF(suspects);
+    if (!reader.paragraphs || unfenced_into(st, v[L_HEADS].v, v[L_HEADS].n, &heads) < 0) goto done;
+    reader.given = given = PyTuple_Pack(2, args[4], text);
+    sections = given ? sections_from(text, heads.v, heads.n, known, labels, &reader, 1) : NULL;
     if (!sections) goto done;
-    PyObject *fences = PyTuple_GET_ITEM(lines, 1), *at = PyTuple_GET_ITEM(lines, 2);
-    if (PyList_GET_SIZE(PyTuple_GET_ITEM(lines, 3)) || PyList_GET_SIZE(PyTuple_GET_ITEM(lines, 5)) >= 6) {
-        atoms = Py_NewRef(Py_None); /* find_atoms' Python reads the lead-ins and tab-separated lines */
-    } else {
-        code = PyList_GET_SIZE(fences) ? call_with(code_atoms, 2, text, fences, NULL) : PyList_New(0);
-        tables = !code ? NULL : PyList_GET_SIZE(at) ? call_with(table_atoms_from, 2, text, at, NULL) : PyList_New(0);
-        if (!tables) goto done;
-        if (PyList_GET_SIZE(code) && PyList_GET_SIZE(tables)) { /* two kinds: as find_atoms, the first of overlaps */
-            found = PySequence_Concat(code, tables);
-            atoms = found ? disjoint_atoms(NULL, found) : NULL;
-        } else
-            atoms = Py_NewRef(PyList_GET_SIZE(code) ? code : tables);
-    }
-    if (atoms) out = PyTuple_Pack(4, sections, atoms, PyTuple_GET_ITEM(lines, 4), lines);
+    if (v[L_LEADS].n || v[L_TSV].n >= 6) { /* find_atoms' Python reads the lead-ins and tab-separated lines */
+        atoms = Py_NewRef(Py_None);
+        if (!reader.answer && !(reader.answer = lines_answer(v, reader.paragraphs))) goto done;
+    } else if (!(atoms = scan_atoms(text, st, &v[L_FENCES], &v[L_TABLES])))
+        goto done;
+    out = PyTuple_Pack(4, sections, atoms, reader.paragraphs, reader.answer ? reader.answer : Py_None);
 done:
-    Py_XDECREF(lines);
-    Py_XDECREF(heads);
-    Py_XDECREF(read);
+    vecs_free(v, L_LISTS);
+    PyMem_Free(heads.v);
+    Py_XDECREF(given);
+    Py_XDECREF(reader.made);
+    Py_XDECREF(reader.paragraphs);
+    Py_XDECREF(reader.answer);
     Py_XDECREF(sections);
-    Py_XDECREF(code);
-    Py_XDECREF(tables);
-    Py_XDECREF(found);
     Py_XDECREF(atoms);
     return out;
 }
