@@ -16,6 +16,7 @@ from compiled_mode import compiled_helpers
 from norishiro import api
 from norishiro.chunk import section_chunks, span_chunks
 from norishiro.core import compiled
+from norishiro.core.atoms import find_atoms
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.structure import LabelledText, Section
 from norishiro.document import Document
@@ -393,31 +394,31 @@ def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends(lines, outli
             assert b.scan(text) == want
 
 
+_ATOM_LINES = ["Steps:", "所見：", "Note: ", "a:\r", "- one", "-x", "- ", "・ b", "1. one", "12) two", "123. no"]
+_ATOM_LINES += ["（1）x", "(2) y", "① a", "⑳b", "  * deep", "+\u3000no", "１．全角", "a\tb\tc", "\ta\tb", "x\ty"]
+_ATOM_LINES += ["| a | b |", "|---|---|", "+---+", "```", "~~~~", "code", "", "prose", "x\ty\tz:", "-\ta\tb"]
+
+
 @_needs_compiled
-def test_the_compiled_scan_leaves_lead_ins_and_tab_separated_lines_to_find_atoms():
-    """``scan_labelled`` makes the code blocks' and tables' atoms itself, and says None where a
-    lead-in list or tab-separated lines may be there (``find_atoms`` reads those)."""
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_ATOM_LINES) | st.text(max_size=6), min_size=1, max_size=30),
+    st.sampled_from(["\n", "\r\n"]),
+)
+@example(["Steps:", "- one", "- two", "a\tb\tc", "a\tb\tc", "a\tb\tc", "```", "x", "```"], "\n")
+@example(["a:", "- x", "b:", "- y"], "\n")  # a lead-in right after a list: find_atoms does not start one there
+@example(["x\ty\tz:", "-\ta\tb", "-\tc\td", "p"], "\n")  # tab-separated lines and a list from one line: the first kind
+@example(["```\ta\tb", "x\ty\tz", "```\t\t"], "\n")  # a fence and tab-separated lines from one line
+def test_the_compiled_scan_makes_the_atoms_find_atoms_makes(lines, eol):
+    """``scan_labelled`` makes every atom ``find_atoms`` makes, from its line scan's lists: code
+    blocks, Markdown tables, runs of tab-separated lines, lead-in lists; disjoint where two kinds
+    or more are there (the Python patterns, compiled helpers off, are the reference)."""
+    text = eol.join(lines)
     labelled = LabelledText()
     args = (labelled._initials, labelled.labels, True, labelled._reader, labelled._patterns[3])
-    table = "# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\ncode\n```\n"
-    sections, atoms, paragraphs, lines = compiled.native.scan_labelled(table, *args)
-    assert [a.kind for a in atoms] == ["table", "code"] and (sections, atoms, paragraphs) == labelled.scan(table)
-    assert lines is None  # the line scan's lists stayed arrays: nothing needed them
-    for other in ("Steps:\n- one\n- two\n", "a\tb\tc\n" * 3):
-        got = compiled.native.scan_labelled(table + other, *args)
-        assert got[1] is None and got[3] == compiled.native.structure_lines(table + other, *args[:2])
-        assert len(labelled.scan(table + other)[1]) == 3
-    made = []
-
-    def make(text, lines):  # the reader's factory gets the text and the line scan's lists
-        made.append((text, lines))
-        return lambda q, last: None
-
-    setext = "Title\n=====\nx\n"
-    got = compiled.native.scan_labelled(setext, args[0], args[1], True, make, args[4])
-    assert made == [(setext, compiled.native.structure_lines(setext, *args[:2]))] and got[3] == made[0][1]
-    with pytest.raises(TypeError, match="scan_labelled"):
-        compiled.native.scan_labelled(table, *args[:-1])
+    with compiled_helpers(False):
+        want = find_atoms(text)
+    assert compiled.native.scan_labelled(text, *args)[1] == want
 
 
 @_needs_compiled
@@ -438,6 +439,19 @@ def test_the_compiled_sections_make_their_reader_only_when_a_line_needs_it():
         sections_of("Title\n=====\nx\n", [6], True, (lambda: 3,))
     with pytest.raises(TypeError, match="sections_of"):
         sections_of(text, heads, True, ())
+    # the compiled scan's reader is made of the text and the line scan's lists, made then
+    labelled, setext, made = LabelledText(), "Title\n=====\nx\n", []
+
+    def make_from(text, lines):
+        made.append((text, lines))
+        return lambda q, last: None
+
+    args = (labelled._initials, labelled.labels, True, make_from, labelled._patterns[3])
+    assert len(compiled.native.scan_labelled(text, *args)) == 3 and not made
+    compiled.native.scan_labelled(setext, *args)
+    assert made == [(setext, compiled.native.structure_lines(setext, *args[:2]))]
+    with pytest.raises(TypeError, match="scan_labelled"):
+        compiled.native.scan_labelled(setext, *args[:-1])
 
 
 @settings(max_examples=150, deadline=None)

@@ -5506,69 +5506,150 @@ fail:
     return NULL;
 }
 
-/* The atoms of the code fences at the fence lines and of the tables (line_scan's lists) as
-   code_atoms and table_atoms_from make them, and where both kinds are there, disjoint_atoms'
-   list of the two (codes first at a shared start), a new list: only the atoms kept are made. */
-static PyObject *scan_atoms(PyObject *text, State *st, const Vec *fences, const Vec *tables) {
-    Vec code = {0};                  /* start, end of each code block */
-    Py_ssize_t end = 0, nt = tables->n / 3;
+/* The end of the lead-in list whose lead-in line starts at q (atoms._LEAD_LIST read there: a
+   line that ends with a colon, spaces and tabs and a "\r" or not, then list items: spaces and
+   tabs, a mark ・ • ● ○ - * +, one or two digits and . ． ) ）, one or two digits in ( ) or
+   （ ）, or ① to ⑳, spaces and tabs, then a character that is no white space), past the last
+   item's "\n"; -1 when none is there. */
+static Py_ssize_t lead_list_end(State *st, Py_ssize_t q) {
+    Py_ssize_t n = st->n, nl = find_newline(st, q, n), k = nl - 1, p;
+    if (nl >= n) return -1;
+    if (k >= q && AT(k) == '\r') k--;
+    while (k >= q && is_hspace_at(st, k)) k--;
+    if (k < q || (AT(k) != ':' && AT(k) != 0xFF1A)) return -1;
+    for (p = nl + 1; p < n;) {
+        Py_ssize_t j = p;
+        while (j < n && is_hspace_at(st, j)) j++;
+        if (j >= n) break;
+        Py_UCS4 c = AT(j);
+        int open = c == '(' || c == 0xFF08;
+        if (c == 0x30FB || c == 0x2022 || c == 0x25CF || c == 0x25CB || c == '-' || c == '*' || c == '+' ||
+            (c >= 0x2460 && c <= 0x2473))
+            j++;
+        else if (open || is_decimal(c)) { /* (1) （12） 1. 12) */
+            Py_ssize_t d = j + open;
+            if (d >= n || !is_decimal(AT(d))) break;
+            d += d + 1 < n && is_decimal(AT(d + 1)) ? 2 : 1;
+            if (d >= n) break;
+            Py_UCS4 m = AT(d);
+            if (open ? m != ')' && m != 0xFF09 : m != '.' && m != 0xFF0E && m != ')' && m != 0xFF09) break;
+            j = d + 1;
+        } else
+            break;
+        while (j < n && is_hspace_at(st, j)) j++;
+        if (j >= n || Py_UNICODE_ISSPACE(AT(j))) break;
+        Py_ssize_t e = find_newline(st, j, n);
+        p = e < n ? e + 1 : n;
+    }
+    return p > nl + 1 ? p : -1;
+}
+
+/* An atom scan_atoms may keep: where it starts and ends, its kind (K_CODE, K_TABLE, K_TSV,
+   K_LIST: find_atoms' order, which decides at a shared start), and a table's body start and
+   header rows' span. */
+enum { K_CODE, K_TABLE, K_TSV, K_LIST, K_KINDS };
+typedef struct {
+    Py_ssize_t start, end, body, h0, h1;
+} Span;
+
+static int span_put(Span **a, Py_ssize_t *n, Py_ssize_t *cap, Span x) {
+    if (*n == *cap) {
+        Py_ssize_t c = *cap ? 2 * *cap : 32;
+        Span *v = PyMem_Realloc(*a, c * sizeof *v);
+        if (!v) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        *a = v, *cap = c;
+    }
+    (*a)[(*n)++] = x;
+    return 0;
+}
+
+/* find_atoms' atoms of a text from its line scan's lists v (line_scan's), a new list: the code
+   blocks at the fence lines (code_atoms), the tables (table_atoms_from), runs of three or more
+   tab-separated lines, and the lead-in lists at the lead-in hints; where two kinds or more are
+   there, disjoint_atoms' list of them (only the atoms kept are made). */
+static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
+    static PyObject *s_list;
+    if (!s_list && !(s_list = PyUnicode_InternFromString("list"))) return NULL;
+    Span *at[K_KINDS] = {NULL};
+    Py_ssize_t count[K_KINDS] = {0}, cap[K_KINDS] = {0}, end = 0, n = st->n;
+    PyObject *out = NULL;
+    const Vec *fences = &v[L_FENCES], *tables = &v[L_TABLES], *tsv = &v[L_TSV], *hints = &v[L_LEADS];
     for (Py_ssize_t k = 0; k < fences->n; k++) { /* matches_at_lines' order: none inside the one before */
-        Py_ssize_t p = fences->v[k];
-        if (p < end || !line_start_at(st, p)) continue;
-        Py_ssize_t e = fenced_end(text, st, p, fences, k + 1);
-        if (e == -2 || (e >= 0 && (vec_put(&code, p) < 0 || vec_put(&code, e) < 0))) goto fail;
+        Py_ssize_t q = fences->v[k];
+        if (q < end || !line_start_at(st, q)) continue;
+        Py_ssize_t e = fenced_end(text, st, q, fences, k + 1);
+        if (e == -2) goto done;
+        if (e >= 0 && span_put(&at[K_CODE], &count[K_CODE], &cap[K_CODE], (Span){q, e, 0, 0, 0}) < 0) goto done;
         if (e >= 0) end = e + 1;
     }
-    Py_ssize_t nc = code.n / 2, *kept = PyMem_Malloc((nc + nt + 1) * sizeof *kept), m = 0;
-    if (!kept) {
+    for (Py_ssize_t k = 0; k + 2 < tables->n; k += 3) {
+        const Py_ssize_t *t = tables->v + k;
+        Span x = {border_above(st, t[0]), t[2], t[1], t[0], t[1]};
+        if (span_put(&at[K_TABLE], &count[K_TABLE], &cap[K_TABLE], x) < 0) goto done;
+    }
+    for (Py_ssize_t k = 0, r = 0; k + 1 < tsv->n; k += 2) { /* runs of lines, each ending where the next starts */
+        if (k + 3 < tsv->n && tsv->v[k + 1] == tsv->v[k + 2]) continue;
+        Py_ssize_t a = tsv->v[r], h = tsv->v[r + 1];
+        if (k - r >= 4 && span_put(&at[K_TSV], &count[K_TSV], &cap[K_TSV], (Span){a, tsv->v[k + 1], h, a, h}) < 0)
+            goto done;
+        r = k + 2;
+    }
+    for (Py_ssize_t k = 0, done_to = -1; k < hints->n; k++) { /* a hint is one past its colon */
+        Py_ssize_t c = hints->v[k] - 1, q = c;
+        while (q > 0 && AT(q - 1) != '\n') q--;
+        if (q <= done_to || c < 0 || c >= n) continue;
+        Py_ssize_t e = lead_list_end(st, q);
+        if (e >= 0 && span_put(&at[K_LIST], &count[K_LIST], &cap[K_LIST], (Span){q, e, 0, 0, 0}) < 0) goto done;
+        if (e >= 0) done_to = e;
+    }
+    int kinds = 0;
+    Py_ssize_t total = 0, m = 0, next[K_KINDS] = {0};
+    for (int g = 0; g < K_KINDS; g++) kinds += count[g] > 0, total += count[g];
+    int *kind = PyMem_Malloc((total + 1) * sizeof *kind);
+    Span *kept = PyMem_Malloc((total + 1) * sizeof *kept);
+    if (!kind || !kept) {
         PyErr_NoMemory();
-        goto fail;
+        goto free_kept;
     }
-    /* kept[k]: a code block i as i, a table j as nc + j; with both kinds, the first of
-       overlapping spans by start, the longest (the first of equal ones) at a shared start */
-    Py_ssize_t last_s = 0, last_e = 0, ts = nt ? border_above(st, tables->v[0]) : 0; /* table j's start */
-    for (Py_ssize_t i = 0, j = 0; i < nc || j < nt;) {
-        Py_ssize_t at, a, e;
-        if (i < nc && (j >= nt || code.v[2 * i] <= ts)) {
-            at = i, a = code.v[2 * i], e = code.v[2 * i + 1];
-            i++;
-        } else {
-            at = nc + j, a = ts, e = tables->v[3 * j + 2];
-            if (++j < nt) ts = border_above(st, tables->v[3 * j]);
-        }
-        if (!nc || !nt || !m || a >= last_e) kept[m++] = at, last_s = a, last_e = e;
-        else if (a == last_s && e > last_e) kept[m - 1] = at, last_e = e;
+    /* the kinds' spans, each sorted, merged by start (the earlier kind first at a shared one);
+       with two kinds or more, the first of overlapping spans, the longest at a shared start */
+    for (;;) {
+        int g = -1;
+        for (int h = 0; h < K_KINDS; h++)
+            if (next[h] < count[h] && (g < 0 || at[h][next[h]].start < at[g][next[g]].start)) g = h;
+        if (g < 0) break;
+        Span x = at[g][next[g]++];
+        if (kinds < 2 || !m || x.start >= kept[m - 1].end) kind[m] = g, kept[m++] = x;
+        else if (x.start == kept[m - 1].start && x.end > kept[m - 1].end) kind[m - 1] = g, kept[m - 1] = x;
     }
-    PyObject *out = PyList_New(m);
+    out = PyList_New(m);
     for (Py_ssize_t k = 0; out && k < m; k++) {
-        Py_ssize_t x = kept[k];
-        PyObject *atom = NULL;
-        if (x < nc) atom = new_atom(code.v[2 * x], code.v[2 * x + 1], s_code, 0, Py_NewRef(s_empty));
-        else { /* as table_atoms_from */
-            const Py_ssize_t *t = tables->v + 3 * (x - nc);
-            PyObject *header = PyUnicode_Substring(text, t[0], t[1]);
-            atom = header ? new_atom(border_above(st, t[0]), t[2], s_table, t[1], header) : NULL;
-        }
+        Span x = kept[k];
+        int g = kind[k];
+        PyObject *header = g == K_TABLE || g == K_TSV ? PyUnicode_Substring(text, x.h0, x.h1) : Py_NewRef(s_empty);
+        PyObject *name = g == K_CODE ? s_code : g == K_LIST ? s_list : s_table;
+        PyObject *atom = header ? new_atom(x.start, x.end, name, x.body, header) : NULL;
         if (!atom) Py_CLEAR(out);
         else PyList_SET_ITEM(out, k, atom);
     }
+free_kept:
+    PyMem_Free(kind);
     PyMem_Free(kept);
-    PyMem_Free(code.v);
+done:
+    for (int g = 0; g < K_KINDS; g++) PyMem_Free(at[g]);
     return out;
-fail:
-    PyMem_Free(code.v);
-    return NULL;
 }
 
 /* scan_labelled(text, initials, labels, known, reader, field_labels) -> (sections, atoms,
-   paragraphs, lines): structure.LabelledText.scan's compiled way in one call, over one line
-   scan (structure_lines'): the sections sections_of makes of its heading lines outside code
-   fences (known, field_labels, and the sections that are only their heading attached;
-   reader(text, lines) is made when a line needs it); paragraphs: the line scan's paragraph
-   ends; atoms: the code blocks and tables, disjoint, where the lines leave room for no other
-   atom, else None (a lead-in list or tab-separated lines may be there: atoms.find_atoms
-   reads those). lines: structure_lines(text, initials, labels) where atoms is None or the
-   reader was made, else None (the line scan's lists stay arrays here). */
+   paragraphs): structure.LabelledText.scan's compiled way in one call, over one line scan
+   (structure_lines'): the sections sections_of makes of its heading lines outside code fences
+   (known, field_labels, and the sections that are only their heading attached; reader(text,
+   lines) is made when a line needs it, lines: structure_lines' answer); the atoms find_atoms
+   makes of the line scan's lists; paragraphs: its paragraph ends. The line scan's lists stay
+   arrays here (a list is made only for the reader). */
 static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
         !PyCallable_Check(args[4]) || (args[5] != Py_None && !PyTuple_Check(args[5]))) {
@@ -5592,12 +5673,7 @@ static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t
     reader.given = given = PyTuple_Pack(2, args[4], text);
     sections = given ? sections_from(text, heads.v, heads.n, known, labels, &reader, 1) : NULL;
     if (!sections) goto done;
-    if (v[L_LEADS].n || v[L_TSV].n >= 6) { /* find_atoms' Python reads the lead-ins and tab-separated lines */
-        atoms = Py_NewRef(Py_None);
-        if (!reader.answer && !(reader.answer = lines_answer(v, reader.paragraphs))) goto done;
-    } else if (!(atoms = scan_atoms(text, st, &v[L_FENCES], &v[L_TABLES])))
-        goto done;
-    out = PyTuple_Pack(4, sections, atoms, reader.paragraphs, reader.answer ? reader.answer : Py_None);
+    if ((atoms = scan_atoms(text, st, v))) out = PyTuple_Pack(3, sections, atoms, reader.paragraphs);
 done:
     vecs_free(v, L_LISTS);
     PyMem_Free(heads.v);

@@ -318,16 +318,9 @@ class LabelledText:
             sections = _sections_of_lines(text, lines, self._patterns, True, self._allowed, True)
             return sections, find_atoms(text, lines), lines.paragraphs
         # compiled, in one call: the line scan, the sections of its heading lines (the heading
-        # reader made only when a line needs it: _sections_of_lines' compiled way), the code
-        # blocks and tables; a lead-in list or tab-separated lines are find_atoms' to read
-        labels = self.labels
-        got = compiled.native.scan_labelled(
-            text, self._initials, labels, self._allowed is None, self._reader, self._patterns[3]
-        )
-        sections, atoms, paragraphs, lines = got
-        if atoms is None:
-            atoms = find_atoms(text, TextLines(text, labels, lines))
-        return sections, atoms, paragraphs
+        # reader made only when a line needs it: _sections_of_lines' compiled way) and the atoms
+        known = self._allowed is None
+        return compiled.native.scan_labelled(text, self._initials, self.labels, known, self._reader, self._patterns[3])
 
     def _reader(self, text: str, scanned: tuple) -> Callable[[int, int], Heading | None]:
         """The heading reader of a text the compiled scan read (``scan``), made when a line needs it."""
