@@ -1207,22 +1207,24 @@ def test_the_compiled_token_ends_refuse_an_id_outside_the_table():
         compiled.native.token_ends([1.5], b"\x01\x02\x03")
 
 
-@pytest.mark.parametrize("wide", ["", "日"])
+@pytest.mark.parametrize("wide", ["", "日", "日あア漢〜"])
 def test_the_compiled_emote_hints_are_found_at_every_place_of_a_block(wide):
-    """A hint (♪, ^, ©) at every place of a block of eight or sixteen code units, among
-    characters the block test lets through but that are no hint (é, →, ¿, U+00A8): the
-    compiled look finds it as the character-by-character look does."""
+    """A hint (♪, ^, ©, 〰 〽 ㊗ ㊙, 笑 after a bracket) at every place of a block of eight or
+    sixteen code units, among characters the block test lets through but that are no hint
+    (é, →, ¿, U+00A8) and kana and kanji it passes over: the compiled look finds it as the
+    character-by-character look does."""
     from norishiro.core import compiled, sentences
 
     if not compiled.active():
         pytest.skip("the compiled module is not built here")
     base = wide + "aé→x¿\u00a8 " * 6
-    for mark in ("^", "©") + (("♪",) if wide else ()):
+    marks = ("^", "©") + (("♪", "〰", "〽", "㊗", "㊙", "（笑", "(泣", "(汗") if wide else ())
+    for mark in marks:
         for k in range(len(base) + 1):
             text = base[:k] + mark + base[k:]
             hints = [i for i in range(len(text)) if sentences._EMOTE_HINT.match(text[i])]
             kept = compiled.native.emote_hints(text, 0, len(text))
-            assert k in kept and set(kept) <= set(hints), (text, k)
+            assert k + len(mark) - 1 in kept and set(kept) <= set(hints), (text, k)
 
 
 _LINE_START_ALPHABET = list("SOAPx)）(（:：/0١٣２8 \n・●①⑳【-*#年.．ーアあ漢é々〆ｱ、「」゠")

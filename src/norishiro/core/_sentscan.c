@@ -643,20 +643,23 @@ static int emote_may_start(State *st, Py_ssize_t p) {
 
 static Py_ssize_t find_any4(const State *st, Py_ssize_t i, Py_ssize_t end, int a, int b, int c, int d);
 
-/* The first position in [i, end) where IS_EMOTE_HINT holds, or end. Below U+00A9 only "^"
-   is one, and in Latin-1 only ^ © ®: blocks of sixteen or eight code units without one are
-   passed over with SSE2 (most prose has no hint, and a two-byte text's letters are ASCII). */
+/* The first position in [i, end) where IS_EMOTE_HINT holds, or end. In Latin-1 only ^ © ®
+   are one; in the BMP, "^", U+00A9..U+2BFF and nine others (〰 〽 ㊗ ㊙ 笑 泣 汗: see
+   is_emote_hint): blocks of eight code units without one of those are passed over with SSE2
+   (most prose has no hint, Japanese prose's kana and kanji none but three). */
 static Py_ssize_t find_emote_hint(State *st, Py_ssize_t i, Py_ssize_t end) {
 #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
     if (st->kind == PyUnicode_1BYTE_KIND) return find_any4(st, i, end, '^', 0xA9, 0xAE, 0xAE);
     if (st->kind == PyUnicode_2BYTE_KIND) {
         const Py_UCS2 *p = (const Py_UCS2 *)st->data;
-        const __m128i caret = _mm_set1_epi16('^'), below = _mm_set1_epi16(0xA8), zero = _mm_setzero_si128();
+        const __m128i from = _mm_set1_epi16(0xA9), span = _mm_set1_epi16(0x2BFF - 0xA9), zero = _mm_setzero_si128();
+        static const unsigned short one[] = {'^', 0x3030, 0x303D, 0x3297, 0x3299, 0x7B11, 0x6CE3, 0x6C57};
         for (; i + 8 <= end; i += 8) {
             __m128i x = _mm_loadu_si128((const __m128i *)(p + i));
-            /* "^", or at or above U+00A9 (what is left after taking U+00A8 off, unsigned) */
-            __m128i low = _mm_cmpeq_epi16(_mm_subs_epu16(x, below), zero);
-            int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi16(x, caret), _mm_andnot_si128(low, _mm_set1_epi16(-1))));
+            /* in U+00A9..U+2BFF: x - 0xA9 (wrapping) is at most the span (saturating, unsigned) */
+            __m128i hit = _mm_cmpeq_epi16(_mm_subs_epu16(_mm_sub_epi16(x, from), span), zero);
+            for (int k = 0; k < 8; k++) hit = _mm_or_si128(hit, _mm_cmpeq_epi16(x, _mm_set1_epi16((short)one[k])));
+            int mask = _mm_movemask_epi8(hit);
             while (mask) {
                 int k = __builtin_ctz(mask) / 2;
                 if (IS_EMOTE_HINT(p[i + k])) return i + k;
