@@ -359,7 +359,7 @@ def test_the_compiled_walk_of_short_sections_is_their_python_twin(lines, meta, k
     the sections themselves as the twin reads their lists."""
     text = "\n".join(lines)
     labelled = LabelledText()
-    sections, atoms, _ = labelled.scan(text)
+    sections, atoms, *_ = labelled.scan(text)
     tables = [x for x in atoms if x.kind == "table" and x.header]
     t_starts, t_ends = [x.body_start for x in tables], [x.end for x in tables]
     names, doc = api.section_names(()), Document(text)
@@ -391,7 +391,11 @@ def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends(lines, outli
         with compiled_helpers(on):
             a, b = LabelledText(outline=outline), LabelledText(outline=outline)
             want = (a.sections(text), a.atoms(text), a.paragraph_ends(text))
-            assert b.scan(text) == want
+            got = b.scan(text)
+            assert got[:3] == want
+            # compiled, the atoms' lists as the regions read them, each header's size whole
+            lists = atom_lists(want[1], len(text)) if compiled.active() else None
+            assert got[3] == lists
 
 
 _ATOM_LINES = ["Steps:", "所見：", "Note: ", "a:\r", "- one", "-x", "- ", "・ b", "1. one", "12) two", "123. no"]
@@ -447,7 +451,7 @@ def test_the_compiled_sections_make_their_reader_only_when_a_line_needs_it():
         return lambda q, last: None
 
     args = (labelled._initials, labelled.labels, True, make_from, labelled._patterns[3])
-    assert len(compiled.native.scan_labelled(text, *args)) == 3 and not made
+    assert len(compiled.native.scan_labelled(text, *args)) == 4 and not made
     compiled.native.scan_labelled(setext, *args)
     assert made == [(setext, compiled.native.structure_lines(setext, *args[:2]))]
     with pytest.raises(TypeError, match="scan_labelled"):
@@ -542,3 +546,20 @@ def test_the_compiled_walk_leaves_what_it_does_not_make_to_the_regions():
     assert regions.tables
     with pytest.raises(ValueError, match="differ in length"):  # a table missing
         compiled.native.walk_sections(*args, lists, *rest[:-1], regions.tables[:-1])
+
+
+@pytest.mark.parametrize("size", [20, 60, 400])
+def test_the_regions_of_a_scan_read_its_atom_lists_as_atom_lists_gives_them(size):
+    """The regions of a compiled scan take the atoms' lists it made (each header's size whole)
+    and hold the sizes to half the budget as ``atom_lists`` does: the same lists as the
+    regions that ask the structure for its atoms (a header over half the budget is 0)."""
+    text = "# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nx\tyy\tz\nx\ty\tz\nx\ty\tz\n\n```\ncode\n```\n"
+    doc = Document(text)
+    plan = api._resolved(None, {"size": size})
+    scanned = plan.scan(doc)
+    assert (scanned[3] is not None) == compiled.active()
+    ours = plan.regions(doc, scanned)
+    theirs = Regions(doc, plan.config, plan.sizer, LabelledText(), plan.renderer, False)
+    assert ours.atom_starts == theirs.atom_starts and ours.tables == theirs.tables
+    assert (ours.t_starts, ours.t_ends, ours._heads) == (theirs.t_starts, theirs.t_ends, theirs._heads)
+    assert 0 in ours._heads if size == 20 else 0 not in ours._heads

@@ -97,24 +97,30 @@ class Regions:
         ``packing``: a chunker whose ``section_spans(text, size, atoms, heads, prefix,
         paragraphs)`` gives the spans of the region these make, or None (then the region is
         made), and ``text_section_spans`` the same read from the document's lists: such spans
-        come as a :class:`Packed`. ``scanned``: the text's sections, atoms and paragraph ends
-        when found already (``LabelledText.scan``), else asked of ``structure``."""
+        come as a :class:`Packed`. ``scanned``: the text's sections, atoms, paragraph ends and
+        the atoms' lists when found already (``LabelledText.scan``), else asked of ``structure``."""
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
         self.one_chunk = one_chunk
         self.by_length = by_length and one_chunk is not None
         self.packing = packing
-        text = doc.text
+        text, made = doc.text, None
         if scanned is None:
             sections, atoms = structure.sections(text), structure.atoms(text)
             ends = getattr(structure, "paragraph_ends", None)  # a structure may not have them
             paragraphs = ends(text) if ends is not None else None
         else:
-            sections, atoms, paragraphs = scanned
+            sections, atoms, paragraphs, made = scanned
         self.sections, self.atoms, self.paragraphs = sections, atoms, paragraphs
         self._starts: list[int] | None = None
         if atoms:  # sorted and disjoint; the tables among them whose header is repeated
             half = config.size // 2
-            lists = compiled.native.atom_lists(atoms, half) if compiled.active() else atom_lists(atoms, half)
+            if made is not None:  # the scan's, each header's size whole: held to half the budget here
+                *lists, sizes = made
+                lists.append(sizes if max(sizes, default=0) <= half else [x if x <= half else 0 for x in sizes])
+            elif compiled.active():
+                lists = compiled.native.atom_lists(atoms, half)
+            else:
+                lists = atom_lists(atoms, half)
         else:
             lists = [], [], [], [], [], []
         self.atom_starts, self._atom_ends, self.tables, self.t_starts, self.t_ends, self._heads = lists

@@ -5569,12 +5569,17 @@ static int span_put(Span **a, Py_ssize_t *n, Py_ssize_t *cap, Span x) {
     return 0;
 }
 
-/* find_atoms' atoms of a text from its line scan's lists v (line_scan's), a new list: the code
-   blocks at the fence lines (code_atoms), the tables (table_atoms_from), runs of three or more
+/* find_atoms' atoms of a text from its line scan's lists v (line_scan's): the code blocks at
+   the fence lines (code_atoms), the tables (table_atoms_from), runs of three or more
    tab-separated lines, and the lead-in lists at the lead-in hints; where two kinds or more are
-   there, disjoint_atoms' list of them (only the atoms kept are made). */
+   there, disjoint_atoms' list of them (only the atoms kept are made). As (atoms, lists), lists
+   atom_lists' six with each header's size whole (the regions hold it to half their budget). */
 static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
     static PyObject *s_list;
+    if (!atom_type) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_atom(Atom) first");
+        return NULL;
+    }
     if (!s_list && !(s_list = PyUnicode_InternFromString("list"))) return NULL;
     Span *at[K_KINDS] = {NULL};
     Py_ssize_t count[K_KINDS] = {0}, cap[K_KINDS] = {0}, end = 0, n = st->n;
@@ -5628,16 +5633,40 @@ static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
         if (kinds < 2 || !m || x.start >= kept[m - 1].end) kind[m] = g, kept[m++] = x;
         else if (x.start == kept[m - 1].start && x.end > kept[m - 1].end) kind[m - 1] = g, kept[m - 1] = x;
     }
-    out = PyList_New(m);
-    for (Py_ssize_t k = 0; out && k < m; k++) {
+    /* the atoms, and atom_lists' lists of them (the header sizes whole), sharing their ints */
+    PyObject *l[7] = {PyList_New(m), PyList_New(m), PyList_New(m)};
+    Py_ssize_t nt = 0;
+    for (Py_ssize_t k = 0; k < m; k++) nt += kind[k] == K_TABLE || kind[k] == K_TSV;
+    for (int q = 3; q < 7; q++) l[q] = PyList_New(nt);
+    int ok = 1;
+    for (int q = 0; q < 7; q++) ok = ok && l[q];
+    for (Py_ssize_t k = 0, t = 0; ok && k < m; k++) {
         Span x = kept[k];
-        int g = kind[k];
-        PyObject *header = g == K_TABLE || g == K_TSV ? PyUnicode_Substring(text, x.h0, x.h1) : Py_NewRef(s_empty);
-        PyObject *name = g == K_CODE ? s_code : g == K_LIST ? s_list : s_table;
-        PyObject *atom = header ? new_atom(x.start, x.end, name, x.body, header) : NULL;
-        if (!atom) Py_CLEAR(out);
-        else PyList_SET_ITEM(out, k, atom);
+        int g = kind[k], table = g == K_TABLE || g == K_TSV;
+        PyObject *v[5] = {PyLong_FromSsize_t(x.start), PyLong_FromSsize_t(x.end),
+                          g == K_CODE ? s_code : g == K_LIST ? s_list : s_table, PyLong_FromSsize_t(x.body),
+                          table ? PyUnicode_Substring(text, x.h0, x.h1) : Py_NewRef(s_empty)};
+        PyObject *size = table ? PyLong_FromSsize_t(x.h1 - x.h0) : Py_NewRef(Py_None);
+        PyObject *atom = v[0] && v[1] && v[3] && v[4] && size ? new_with_slots(atom_type, atom_fields, v, 5) : NULL;
+        if ((ok = atom != NULL)) {
+            PyList_SET_ITEM(l[0], k, atom);
+            PyList_SET_ITEM(l[1], k, Py_NewRef(v[0]));
+            PyList_SET_ITEM(l[2], k, Py_NewRef(v[1]));
+            if (table) { /* a table's header rows are never empty: each is repeated in its body */
+                PyList_SET_ITEM(l[3], t, Py_NewRef(atom));
+                PyList_SET_ITEM(l[4], t, Py_NewRef(v[3]));
+                PyList_SET_ITEM(l[5], t, Py_NewRef(v[1]));
+                PyList_SET_ITEM(l[6], t++, Py_NewRef(size));
+            }
+        }
+        Py_XDECREF(size);
+        for (int q = 0; q < 5; q++)
+            if (q != 2) Py_XDECREF(v[q]);
     }
+    PyObject *lists = ok ? PyTuple_Pack(6, l[1], l[2], l[3], l[4], l[5], l[6]) : NULL;
+    out = lists ? PyTuple_Pack(2, l[0], lists) : NULL;
+    Py_XDECREF(lists);
+    for (int q = 0; q < 7; q++) Py_XDECREF(l[q]);
 free_kept:
     PyMem_Free(kind);
     PyMem_Free(kept);
@@ -5647,12 +5676,13 @@ done:
 }
 
 /* scan_labelled(text, initials, labels, known, reader, field_labels) -> (sections, atoms,
-   paragraphs): structure.LabelledText.scan's compiled way in one call, over one line scan
-   (structure_lines'): the sections sections_of makes of its heading lines outside code fences
-   (known, field_labels, and the sections that are only their heading attached; reader(text,
-   lines) is made when a line needs it, lines: structure_lines' answer); the atoms find_atoms
-   makes of the line scan's lists; paragraphs: its paragraph ends. The line scan's lists stay
-   arrays here (a list is made only for the reader). */
+   paragraphs, lists): structure.LabelledText.scan's compiled way in one call, over one line
+   scan (structure_lines'): the sections sections_of makes of its heading lines outside code
+   fences (known, field_labels, and the sections that are only their heading attached;
+   reader(text, lines) is made when a line needs it, lines: structure_lines' answer); the atoms
+   find_atoms makes of the line scan's lists, and atom_lists' lists of them (scan_atoms');
+   paragraphs: its paragraph ends. The line scan's lists stay arrays here (a list is made only
+   for the reader). */
 static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
         !PyCallable_Check(args[4]) || (args[5] != Py_None && !PyTuple_Check(args[5]))) {
@@ -5676,7 +5706,8 @@ static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t
     reader.given = given = PyTuple_Pack(2, args[4], text);
     sections = given ? sections_from(text, heads.v, heads.n, known, labels, &reader, 1) : NULL;
     if (!sections) goto done;
-    if ((atoms = scan_atoms(text, st, v))) out = PyTuple_Pack(3, sections, atoms, reader.paragraphs);
+    if ((atoms = scan_atoms(text, st, v)))
+        out = PyTuple_Pack(4, sections, PyTuple_GET_ITEM(atoms, 0), reader.paragraphs, PyTuple_GET_ITEM(atoms, 1));
 done:
     vecs_free(v, L_LISTS);
     PyMem_Free(heads.v);

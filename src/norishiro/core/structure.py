@@ -261,8 +261,10 @@ if compiled.native is not None:  # the compiled sections_of makes sections
     compiled.native.configure_section(Section)
 
 
-# a text's sections, atoms and paragraph ends (and suspects), found together: LabelledText.scan
-Scanned = tuple[list[Section], list[Atom], tuple[list[int], list[int]] | None]
+# a text's sections, atoms and paragraph ends (and suspects), found together, and the atoms'
+# lists as the regions read them where the scan made them (regions.atom_lists' six, each header's
+# size whole), else None: LabelledText.scan
+Scanned = tuple[list[Section], list[Atom], tuple[list[int], list[int]] | None, tuple[list, ...] | None]
 
 
 class Structure(Protocol):
@@ -312,13 +314,15 @@ class LabelledText:
 
     def scan(self, text: str) -> Scanned:
         """``sections(text)``, ``atoms(text)`` and ``paragraph_ends(text)`` from one line
-        scan, holding nothing (one provider may serve several threads)."""
+        scan, holding nothing (one provider may serve several threads); compiled, the atoms'
+        lists too (see ``Scanned``)."""
         if not compiled.active():
             lines = TextLines(text, self.labels)
             sections = _sections_of_lines(text, lines, self._patterns, True, self._allowed, True)
-            return sections, find_atoms(text, lines), lines.paragraphs
+            return sections, find_atoms(text, lines), lines.paragraphs, None
         # compiled, in one call: the line scan, the sections of its heading lines (the heading
-        # reader made only when a line needs it: _sections_of_lines' compiled way) and the atoms
+        # reader made only when a line needs it: _sections_of_lines' compiled way), the atoms
+        # and their lists
         known = self._allowed is None
         return compiled.native.scan_labelled(text, self._initials, self.labels, known, self._reader, self._patterns[3])
 
