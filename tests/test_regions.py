@@ -16,7 +16,7 @@ from compiled_mode import compiled_helpers
 from norishiro import api
 from norishiro.chunk import section_chunks, span_chunks
 from norishiro.core import compiled
-from norishiro.core.atoms import find_atoms
+from norishiro.core.atoms import ScannedAtoms, find_atoms
 from norishiro.core.boundaries import Boundaries
 from norishiro.core.structure import LabelledText, Section
 from norishiro.document import Document
@@ -359,7 +359,7 @@ def test_the_compiled_walk_of_short_sections_is_their_python_twin(lines, meta, k
     the sections themselves as the twin reads their lists."""
     text = "\n".join(lines)
     labelled = LabelledText()
-    sections, atoms, *_ = labelled.scan(text)
+    sections, atoms, _ = labelled.scan(text)
     tables = [x for x in atoms if x.kind == "table" and x.header]
     t_starts, t_ends = [x.body_start for x in tables], [x.end for x in tables]
     names, doc = api.section_names(()), Document(text)
@@ -392,10 +392,11 @@ def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends(lines, outli
             a, b = LabelledText(outline=outline), LabelledText(outline=outline)
             want = (a.sections(text), a.atoms(text), a.paragraph_ends(text))
             got = b.scan(text)
-            assert got[:3] == want
-            # compiled, the atoms' lists as the regions read them, each header's size whole
-            lists = atom_lists(want[1], len(text)) if compiled.active() else None
-            assert got[3] == lists
+            assert got == want
+            if compiled.active():  # the atoms as their lists: the regions read atom_lists' lists there
+                starts, ends, tables, t_starts, t_ends, sizes = atom_lists(want[1], len(text))
+                assert (got[1].starts, got[1].ends, got[1].t_starts, got[1].t_ends) == (starts, ends, t_starts, t_ends)
+                assert got[1].sizes == sizes and got[1].tables == [x.body_start - len(x.header) for x in tables]
 
 
 _ATOM_LINES = ["Steps:", "所見：", "Note: ", "a:\r", "- one", "-x", "- ", "・ b", "1. one", "12) two", "123. no"]
@@ -422,7 +423,7 @@ def test_the_compiled_scan_makes_the_atoms_find_atoms_makes(lines, eol):
     args = (labelled._initials, labelled.labels, True, labelled._reader, labelled._patterns[3])
     with compiled_helpers(False):
         want = find_atoms(text)
-    assert compiled.native.scan_labelled(text, *args)[1] == want
+    assert ScannedAtoms(text, *compiled.native.scan_labelled(text, *args)[1]) == want
 
 
 @_needs_compiled
@@ -451,7 +452,7 @@ def test_the_compiled_sections_make_their_reader_only_when_a_line_needs_it():
         return lambda q, last: None
 
     args = (labelled._initials, labelled.labels, True, make_from, labelled._patterns[3])
-    assert len(compiled.native.scan_labelled(text, *args)) == 4 and not made
+    assert len(compiled.native.scan_labelled(text, *args)) == 3 and not made
     compiled.native.scan_labelled(setext, *args)
     assert made == [(setext, compiled.native.structure_lines(setext, *args[:2]))]
     with pytest.raises(TypeError, match="scan_labelled"):
@@ -491,7 +492,7 @@ def test_the_compiled_atom_lists_are_their_python_twin(lines):
     and ends: of a text's atoms, and of objects that only look like atoms."""
     from norishiro.core.atoms import Atom
 
-    atoms = LabelledText().scan("\n".join(lines))[1]
+    atoms = list(LabelledText().scan("\n".join(lines))[1])
     atoms += [Atom(10**6, 10**6 + 5, "table", 10**6 + 2, ""), Atom(2 * 10**6, 2 * 10**6 + 5, "list")]
     for half in (0, 3, 10**6):
         assert compiled.native.atom_lists(atoms, half) == atom_lists(atoms, half)
@@ -550,16 +551,22 @@ def test_the_compiled_walk_leaves_what_it_does_not_make_to_the_regions():
 
 @pytest.mark.parametrize("size", [20, 60, 400])
 def test_the_regions_of_a_scan_read_its_atom_lists_as_atom_lists_gives_them(size):
-    """The regions of a compiled scan take the atoms' lists it made (each header's size whole)
-    and hold the sizes to half the budget as ``atom_lists`` does: the same lists as the
-    regions that ask the structure for its atoms (a header over half the budget is 0)."""
+    """The regions of a compiled scan take the atoms' lists it made (each header's size whole,
+    where each table's header rows start) and hold the sizes to half the budget as
+    ``atom_lists`` does: the same lists, headers and prefixes as the regions that ask the
+    structure for its atoms (a header over half the budget is 0)."""
     text = "# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nx\tyy\tz\nx\ty\tz\nx\ty\tz\n\n```\ncode\n```\n"
     doc = Document(text)
     plan = api._resolved(None, {"size": size})
     scanned = plan.scan(doc)
-    assert (scanned[3] is not None) == compiled.active()
+    assert (type(scanned[1]) is ScannedAtoms) == compiled.active()
     ours = plan.regions(doc, scanned)
     theirs = Regions(doc, plan.config, plan.sizer, LabelledText(), plan.renderer, False)
-    assert ours.atom_starts == theirs.atom_starts and ours.tables == theirs.tables
+    assert (ours.atom_starts, ours._atom_ends) == (theirs.atom_starts, theirs._atom_ends)
     assert (ours.t_starts, ours.t_ends, ours._heads) == (theirs.t_starts, theirs.t_ends, theirs._heads)
     assert 0 in ours._heads if size == 20 else 0 not in ours._heads
+    # a table's header rows, and what a chunk starting in its body is prefixed with
+    heads = [text[x : ours.t_starts[k]] if type(x) is int else x.header for k, x in enumerate(ours.tables)]
+    assert heads == [x.header for x in theirs.tables] and len(heads) == 2
+    for p in range(len(text)):
+        assert ours.prefix_at(p) == theirs.prefix_at(p)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from .chunkers import Region
 from .config import ChunkConfig
 from .core import compiled
+from .core.atoms import ScannedAtoms
 from .core.canonical import section_names
 from .core.headers import HeaderRenderer
 from .core.measure import Measure, Sizer
@@ -97,30 +98,30 @@ class Regions:
         ``packing``: a chunker whose ``section_spans(text, size, atoms, heads, prefix,
         paragraphs)`` gives the spans of the region these make, or None (then the region is
         made), and ``text_section_spans`` the same read from the document's lists: such spans
-        come as a :class:`Packed`. ``scanned``: the text's sections, atoms, paragraph ends and
-        the atoms' lists when found already (``LabelledText.scan``), else asked of ``structure``."""
+        come as a :class:`Packed`. ``scanned``: the text's sections, atoms and paragraph ends
+        when found already (``LabelledText.scan``), else asked of ``structure``."""
         self.doc, self.config, self.sizer, self.renderer, self.whole = doc, config, sizer, renderer, whole
         self.one_chunk = one_chunk
         self.by_length = by_length and one_chunk is not None
         self.packing = packing
-        text, made = doc.text, None
+        text = doc.text
         if scanned is None:
             sections, atoms = structure.sections(text), structure.atoms(text)
             ends = getattr(structure, "paragraph_ends", None)  # a structure may not have them
             paragraphs = ends(text) if ends is not None else None
         else:
-            sections, atoms, paragraphs, made = scanned
+            sections, atoms, paragraphs = scanned
         self.sections, self.atoms, self.paragraphs = sections, atoms, paragraphs
         self._starts: list[int] | None = None
-        if atoms:  # sorted and disjoint; the tables among them whose header is repeated
+        # sorted and disjoint; the tables among them whose header is repeated (tables: each an
+        # Atom, or, the scan's, where its header rows start), and their header's size
+        if type(atoms) is ScannedAtoms:  # its lists, each header's size held to half the budget here
+            half, sizes = config.size // 2, atoms.sizes
+            heads = sizes if max(sizes, default=0) <= half else [x if x <= half else 0 for x in sizes]
+            lists = atoms.starts, atoms.ends, atoms.tables, atoms.t_starts, atoms.t_ends, heads
+        elif atoms:
             half = config.size // 2
-            if made is not None:  # the scan's, each header's size whole: held to half the budget here
-                *lists, sizes = made
-                lists.append(sizes if max(sizes, default=0) <= half else [x if x <= half else 0 for x in sizes])
-            elif compiled.active():
-                lists = compiled.native.atom_lists(atoms, half)
-            else:
-                lists = atom_lists(atoms, half)
+            lists = compiled.native.atom_lists(atoms, half) if compiled.active() else atom_lists(atoms, half)
         else:
             lists = [], [], [], [], [], []
         self.atom_starts, self._atom_ends, self.tables, self.t_starts, self.t_ends, self._heads = lists
@@ -171,9 +172,10 @@ class Regions:
         """``head``, and the header rows of the table whose body holds ``pos`` (looked for
         among ``tables[lo:hi]``) when they leave half the budget."""
         k = bisect.bisect_right(self.t_starts, pos, lo, len(self.t_starts) if hi is None else hi) - 1
-        if k < lo or not self.tables[k].body_start <= pos < self.tables[k].end:
+        if k < lo or not self.t_starts[k] <= pos < self.t_ends[k]:
             return head
-        th = self.tables[k].header
+        th = self.tables[k]
+        th = self.doc.text[th : self.t_starts[k]] if type(th) is int else th.header
         key = (head, th)
         if key not in self._room:
             self._room[key] = self.sizer.count(head + th) <= self.config.size // 2
@@ -184,7 +186,7 @@ class Regions:
         is rendered and no table body lies in it; the section's header when that is all it
         can be (one section, no table); else looked up per position."""
         k = bisect.bisect_right(self.t_starts, b) - 1
-        if k >= 0 and self.tables[k].end > a:  # tables are disjoint and in order
+        if k >= 0 and self.t_ends[k] > a:  # tables are disjoint and in order
             if one_section or not self.renderer.active:  # one header: only the tables vary
                 return self._table_prefix(a, b, head)
             return lambda p: self.prefix_at(a + p)
@@ -352,7 +354,7 @@ class Regions:
         if starts:
             i, j = bisect.bisect_left(starts, a), bisect.bisect_left(starts, b)
             if j > i:
-                inside = [(x.start - a, x.end - a) for x in self.atoms[i:j] if x.end <= b]
+                inside = [(x - a, y - a) for x, y in zip(starts[i:j], self._atom_ends[i:j]) if y <= b]
         heads = [(x.start - a, x.body - a) for x in secs if x.body > x.start]
         if measure is None:
             measure = self.sizer.measure(piece)
@@ -389,9 +391,8 @@ class _TablePrefix:
 
     def __init__(self, regions: Regions, a: int, lo: int, hi: int, base: str):
         self._regions, self._a, self._lo, self._hi, self.base = regions, a, lo, hi, base
-        tables = regions.tables[lo:hi]
-        self._starts = [x.body_start - a for x in tables]
-        self._ends = [x.end - a for x in tables]
+        self._starts = [x - a for x in regions.t_starts[lo:hi]]
+        self._ends = [x - a for x in regions.t_ends[lo:hi]]
         self._said: dict[int, str] = {}  # a chunk's start is asked by the packer and the chunk maker
 
     def __call__(self, p: int) -> str:

@@ -5360,7 +5360,8 @@ done:
    section_spans reads (a heading line of its own, or atoms in the text), its chunks made as
    span_chunks makes a region's (make: (maker, a, b, j)): no prefix, but in a table's body,
    where with tables (the document's tables whose bodies lists[4] and lists[5] are, their
-   header's size lists[6], 0 where it is not repeated) the header rows come first in the
+   header's size lists[6], 0 where it is not repeated; each an Atom, or where its header rows
+   start in the text, which they run from to its body) the header rows come first in the
    embed text, as Regions' table prefix puts them. It stops at section j that it leaves to
    the caller: pending is (spans, in_body) where section_spans gave spans it does not make
    chunks of (in a table's body without tables, or more than 256), False where section_spans
@@ -5368,13 +5369,22 @@ done:
 
 /* the embed text of a chunk of piece at p in a walk: the header rows of the table whose body
    holds p first, when they are repeated (tables, starts, ends, lens: walk_sections') */
-static PyObject *walk_embed(PyObject *piece, Py_ssize_t p, PyObject *tables, const Py_ssize_t *starts,
+static PyObject *walk_embed(PyObject *text, PyObject *piece, Py_ssize_t p, PyObject *tables, const Py_ssize_t *starts,
                             const Py_ssize_t *ends, const Py_ssize_t *lens, Py_ssize_t nt) {
     Py_ssize_t k = after_all(starts, nt, p) - 1;
     if (k < 0 || p >= ends[k] || lens[k] <= 0) return Py_NewRef(piece);
-    PyObject *table = PyList_GET_ITEM(tables, k);
-    PyObject *head = atom_type && PyObject_TypeCheck(table, atom_type) ? PyMember_GetOne((char *)table, atom_fields[4])
-                                                                       : PyObject_GetAttrString(table, "header");
+    PyObject *table = PyList_GET_ITEM(tables, k), *head;
+    if (PyLong_Check(table)) { /* where its header rows start: they run to its body */
+        Py_ssize_t h = PyLong_AsSsize_t(table);
+        if (h == -1 && PyErr_Occurred()) return NULL;
+        if (h < 0 || h > starts[k] || starts[k] > PyUnicode_GET_LENGTH(text)) {
+            PyErr_SetString(PyExc_ValueError, "walk_sections: a table's header start is not before its body");
+            return NULL;
+        }
+        head = PyUnicode_Substring(text, h, starts[k]);
+    } else
+        head = atom_type && PyObject_TypeCheck(table, atom_type) ? PyMember_GetOne((char *)table, atom_fields[4])
+                                                                 : PyObject_GetAttrString(table, "header");
     if (!head) return NULL;
     PyObject *out = PyUnicode_Check(head) ? PyUnicode_Concat(head, piece) : NULL;
     if (!out && !PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "walk_sections: a table's header must be a str");
@@ -5482,7 +5492,7 @@ static PyObject *walk_sections(PyObject *self, PyObject *const *args, Py_ssize_t
             Py_ssize_t s0 = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0)), e0 = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));
             Py_ssize_t sz = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 2));
             PyObject *piece = PyErr_Occurred() ? NULL : PyUnicode_Substring(text, a + s0, a + e0);
-            PyObject *embed = !piece ? NULL : in_body ? walk_embed(piece, a + s0, tables, tv[0], tv[1], tv[2], nt)
+            PyObject *embed = !piece ? NULL : in_body ? walk_embed(text, piece, a + s0, tables, tv[0], tv[1], tv[2], nt)
                                                       : Py_NewRef(piece);
             PyObject *at = embed ? PyLong_FromSsize_t(a + s0) : NULL, *to = at ? PyLong_FromSsize_t(a + e0) : NULL;
             if (to) c = make_chunk(piece, at, to, index + PyList_GET_SIZE(chunks), sz, doc, meta, heads, section, name, embed);
@@ -5572,11 +5582,12 @@ static int span_put(Span **a, Py_ssize_t *n, Py_ssize_t *cap, Span x) {
 /* find_atoms' atoms of a text from its line scan's lists v (line_scan's): the code blocks at
    the fence lines (code_atoms), the tables (table_atoms_from), runs of three or more
    tab-separated lines, and the lead-in lists at the lead-in hints; where two kinds or more are
-   there, disjoint_atoms' list of them (only the atoms kept are made). As (atoms, lists), lists
-   atom_lists' six with each header's size whole (the regions hold it to half their budget). */
+   there, disjoint_atoms' list of them. As lists, no Atom made (atoms.ScannedAtoms makes them
+   when asked): (starts, ends, kinds, table body starts, table ends, table header starts,
+   table header sizes). */
 static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
     static PyObject *s_list;
-    if (!atom_type) {
+    if (!s_table) {
         PyErr_SetString(PyExc_RuntimeError, "configure_atom(Atom) first");
         return NULL;
     }
@@ -5633,7 +5644,8 @@ static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
         if (kinds < 2 || !m || x.start >= kept[m - 1].end) kind[m] = g, kept[m++] = x;
         else if (x.start == kept[m - 1].start && x.end > kept[m - 1].end) kind[m - 1] = g, kept[m - 1] = x;
     }
-    /* the atoms, and atom_lists' lists of them (the header sizes whole), sharing their ints */
+    /* the atoms' lists: starts, ends, kinds; the tables' body starts, ends, header starts and
+       header sizes (whole) */
     PyObject *l[7] = {PyList_New(m), PyList_New(m), PyList_New(m)};
     Py_ssize_t nt = 0;
     for (Py_ssize_t k = 0; k < m; k++) nt += kind[k] == K_TABLE || kind[k] == K_TSV;
@@ -5642,30 +5654,28 @@ static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
     for (int q = 0; q < 7; q++) ok = ok && l[q];
     for (Py_ssize_t k = 0, t = 0; ok && k < m; k++) {
         Span x = kept[k];
-        int g = kind[k], table = g == K_TABLE || g == K_TSV;
-        PyObject *v[5] = {PyLong_FromSsize_t(x.start), PyLong_FromSsize_t(x.end),
-                          g == K_CODE ? s_code : g == K_LIST ? s_list : s_table, PyLong_FromSsize_t(x.body),
-                          table ? PyUnicode_Substring(text, x.h0, x.h1) : Py_NewRef(s_empty)};
-        PyObject *size = table ? PyLong_FromSsize_t(x.h1 - x.h0) : Py_NewRef(Py_None);
-        PyObject *atom = v[0] && v[1] && v[3] && v[4] && size ? new_with_slots(atom_type, atom_fields, v, 5) : NULL;
-        if ((ok = atom != NULL)) {
-            PyList_SET_ITEM(l[0], k, atom);
-            PyList_SET_ITEM(l[1], k, Py_NewRef(v[0]));
-            PyList_SET_ITEM(l[2], k, Py_NewRef(v[1]));
-            if (table) { /* a table's header rows are never empty: each is repeated in its body */
-                PyList_SET_ITEM(l[3], t, Py_NewRef(atom));
-                PyList_SET_ITEM(l[4], t, Py_NewRef(v[3]));
-                PyList_SET_ITEM(l[5], t, Py_NewRef(v[1]));
-                PyList_SET_ITEM(l[6], t++, Py_NewRef(size));
-            }
+        int g = kind[k];
+        PyObject *v[5] = {PyLong_FromSsize_t(x.start), PyLong_FromSsize_t(x.end)};
+        ok = v[0] && v[1];
+        if (ok) {
+            PyList_SET_ITEM(l[0], k, v[0]);
+            PyList_SET_ITEM(l[1], k, v[1]);
+            PyList_SET_ITEM(l[2], k, Py_NewRef(g == K_CODE ? s_code : g == K_LIST ? s_list : s_table));
         }
-        Py_XDECREF(size);
-        for (int q = 0; q < 5; q++)
-            if (q != 2) Py_XDECREF(v[q]);
+        if (ok && (g == K_TABLE || g == K_TSV)) { /* a table's header rows are never empty */
+            v[2] = PyLong_FromSsize_t(x.body), v[3] = PyLong_FromSsize_t(x.h0), v[4] = PyLong_FromSsize_t(x.h1 - x.h0);
+            ok = v[2] && v[3] && v[4];
+            PyObject *items[4] = {v[2], Py_NewRef(v[1]), v[3], v[4]};
+            for (int q = 0; q < 4; q++)
+                if (ok) PyList_SET_ITEM(l[3 + q], t, items[q]);
+                else Py_XDECREF(items[q]);
+            t++;
+        } else if (!ok) {
+            Py_XDECREF(v[0]);
+            Py_XDECREF(v[1]);
+        }
     }
-    PyObject *lists = ok ? PyTuple_Pack(6, l[1], l[2], l[3], l[4], l[5], l[6]) : NULL;
-    out = lists ? PyTuple_Pack(2, l[0], lists) : NULL;
-    Py_XDECREF(lists);
+    out = ok ? PyTuple_Pack(7, l[0], l[1], l[2], l[3], l[4], l[5], l[6]) : NULL;
     for (int q = 0; q < 7; q++) Py_XDECREF(l[q]);
 free_kept:
     PyMem_Free(kind);
@@ -5676,13 +5686,12 @@ done:
 }
 
 /* scan_labelled(text, initials, labels, known, reader, field_labels) -> (sections, atoms,
-   paragraphs, lists): structure.LabelledText.scan's compiled way in one call, over one line
-   scan (structure_lines'): the sections sections_of makes of its heading lines outside code
-   fences (known, field_labels, and the sections that are only their heading attached;
-   reader(text, lines) is made when a line needs it, lines: structure_lines' answer); the atoms
-   find_atoms makes of the line scan's lists, and atom_lists' lists of them (scan_atoms');
-   paragraphs: its paragraph ends. The line scan's lists stay arrays here (a list is made only
-   for the reader). */
+   paragraphs): structure.LabelledText.scan's compiled way in one call, over one line scan
+   (structure_lines'): the sections sections_of makes of its heading lines outside code fences
+   (known, field_labels, and the sections that are only their heading attached; reader(text,
+   lines) is made when a line needs it, lines: structure_lines' answer); the atoms find_atoms
+   makes of the line scan's lists, as scan_atoms' lists; paragraphs: its paragraph ends. The
+   line scan's lists stay arrays here (a list is made only for the reader). */
 static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 6 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyTuple_Check(args[2]) ||
         !PyCallable_Check(args[4]) || (args[5] != Py_None && !PyTuple_Check(args[5]))) {
@@ -5706,8 +5715,7 @@ static PyObject *scan_labelled(PyObject *self, PyObject *const *args, Py_ssize_t
     reader.given = given = PyTuple_Pack(2, args[4], text);
     sections = given ? sections_from(text, heads.v, heads.n, known, labels, &reader, 1) : NULL;
     if (!sections) goto done;
-    if ((atoms = scan_atoms(text, st, v)))
-        out = PyTuple_Pack(4, sections, PyTuple_GET_ITEM(atoms, 0), reader.paragraphs, PyTuple_GET_ITEM(atoms, 1));
+    if ((atoms = scan_atoms(text, st, v))) out = PyTuple_Pack(3, sections, atoms, reader.paragraphs);
 done:
     vecs_free(v, L_LISTS);
     PyMem_Free(heads.v);

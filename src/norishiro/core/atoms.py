@@ -6,6 +6,7 @@ two, loses what the rows mean; the packer keeps these spans whole when they fit.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -13,7 +14,7 @@ from . import compiled
 from .labels import DEFAULT_LABELS
 from .line_scan import TextLines, line_matches
 
-__all__ = ["Atom", "find_atoms", "may_hold_atoms"]
+__all__ = ["Atom", "ScannedAtoms", "find_atoms", "may_hold_atoms"]
 
 
 @dataclass(slots=True)
@@ -34,6 +35,53 @@ class Atom:
 
 if compiled.native is not None:  # the compiled scans make atoms themselves
     compiled.native.configure_atom(Atom)
+
+
+class ScannedAtoms(Sequence):
+    """``find_atoms``' atoms of a text as the compiled scan gives them (``_sentscan.scan_labelled``):
+    their lists, which the regions read, each made an :class:`Atom` only when one is read (a
+    Markdown page holds dozens). ``tables`` are where each table's header rows start (they run
+    to its body), ``sizes`` their lengths."""
+
+    __slots__ = ("_text", "starts", "ends", "_kinds", "t_starts", "t_ends", "tables", "sizes", "_made")
+
+    def __init__(self, text: str, starts, ends, kinds, t_starts, t_ends, tables, sizes):
+        self._text, self.starts, self.ends, self._kinds = text, starts, ends, kinds
+        self.t_starts, self.t_ends, self.tables, self.sizes = t_starts, t_ends, tables, sizes
+        self._made: list[Atom] | None = None
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i):
+        return self._atoms()[i]
+
+    def __iter__(self):
+        return iter(self._atoms())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, ScannedAtoms):
+            other = other._atoms()
+        return self._atoms() == other if isinstance(other, list) else NotImplemented
+
+    __hash__ = None  # like the list it stands for
+
+    def __repr__(self) -> str:
+        return repr(self._atoms())
+
+    def _atoms(self) -> list[Atom]:
+        if self._made is None:
+            text, heads = self._text, iter(zip(self.t_starts, self.tables))
+            out = []
+            for s, e, kind in zip(self.starts, self.ends, self._kinds):
+                if kind == "table":
+                    body, h = next(heads)
+                    out.append(Atom(s, e, kind, body, text[h:body]))
+                else:
+                    out.append(Atom(s, e, kind))
+            self._made = out
+        return self._made
+
 
 _FENCED = re.compile(r"\n( {0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n)?? {0,3}\2[ \t]*(?:\r?\n|$))", re.S)
 _MD_TABLE = re.compile(

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from . import compiled
-from .atoms import Atom, find_atoms
+from .atoms import Atom, ScannedAtoms, find_atoms
 from .heading_lines import Heading, HeadingReader
 from .labels import DEFAULT_LABELS, SOAP_NAMES
 from .lazy import by_identity
@@ -261,10 +261,9 @@ if compiled.native is not None:  # the compiled sections_of makes sections
     compiled.native.configure_section(Section)
 
 
-# a text's sections, atoms and paragraph ends (and suspects), found together, and the atoms'
-# lists as the regions read them where the scan made them (regions.atom_lists' six, each header's
-# size whole), else None: LabelledText.scan
-Scanned = tuple[list[Section], list[Atom], tuple[list[int], list[int]] | None, tuple[list, ...] | None]
+# a text's sections, atoms (compiled, as their lists: ScannedAtoms) and paragraph ends (and
+# suspects), found together: LabelledText.scan
+Scanned = tuple[list[Section], Sequence[Atom], tuple[list[int], list[int]] | None]
 
 
 class Structure(Protocol):
@@ -314,17 +313,19 @@ class LabelledText:
 
     def scan(self, text: str) -> Scanned:
         """``sections(text)``, ``atoms(text)`` and ``paragraph_ends(text)`` from one line
-        scan, holding nothing (one provider may serve several threads); compiled, the atoms'
-        lists too (see ``Scanned``)."""
+        scan, holding nothing (one provider may serve several threads); compiled, the atoms
+        as their lists (:class:`ScannedAtoms`, equal to the list of them)."""
         if not compiled.active():
             lines = TextLines(text, self.labels)
             sections = _sections_of_lines(text, lines, self._patterns, True, self._allowed, True)
-            return sections, find_atoms(text, lines), lines.paragraphs, None
+            return sections, find_atoms(text, lines), lines.paragraphs
         # compiled, in one call: the line scan, the sections of its heading lines (the heading
         # reader made only when a line needs it: _sections_of_lines' compiled way), the atoms
-        # and their lists
         known = self._allowed is None
-        return compiled.native.scan_labelled(text, self._initials, self.labels, known, self._reader, self._patterns[3])
+        sections, atoms, paragraphs = compiled.native.scan_labelled(
+            text, self._initials, self.labels, known, self._reader, self._patterns[3]
+        )
+        return sections, ScannedAtoms(text, *atoms), paragraphs
 
     def _reader(self, text: str, scanned: tuple) -> Callable[[int, int], Heading | None]:
         """The heading reader of a text the compiled scan read (``scan``), made when a line needs it."""
