@@ -393,7 +393,8 @@ def test_a_structures_scan_is_its_sections_atoms_and_paragraph_ends(lines, outli
             want = (a.sections(text), a.atoms(text), a.paragraph_ends(text))
             got = b.scan(text)
             assert got == want
-            if compiled.active():  # the atoms as their lists: the regions read atom_lists' lists there
+            assert (type(got[1]) is ScannedAtoms) == bool(compiled.active() and want[1])
+            if type(got[1]) is ScannedAtoms:  # the atoms as their lists: the regions read atom_lists' lists there
                 starts, ends, tables, t_starts, t_ends, sizes = atom_lists(want[1], len(text))
                 assert (got[1].starts, got[1].ends, got[1].t_starts, got[1].t_ends) == (starts, ends, t_starts, t_ends)
                 assert got[1].sizes == sizes and got[1].tables == [x.body_start - len(x.header) for x in tables]
@@ -423,7 +424,8 @@ def test_the_compiled_scan_makes_the_atoms_find_atoms_makes(lines, eol):
     args = (labelled._initials, labelled.labels, True, labelled._reader, labelled._patterns[3])
     with compiled_helpers(False):
         want = find_atoms(text)
-    assert ScannedAtoms(text, *compiled.native.scan_labelled(text, *args)[1]) == want
+    got = compiled.native.scan_labelled(text, *args)[1]
+    assert (ScannedAtoms(text, *got) if got is not None else []) == want and (got is None) == (not want)
 
 
 @_needs_compiled

@@ -5584,7 +5584,7 @@ static int span_put(Span **a, Py_ssize_t *n, Py_ssize_t *cap, Span x) {
    tab-separated lines, and the lead-in lists at the lead-in hints; where two kinds or more are
    there, disjoint_atoms' list of them. As lists, no Atom made (atoms.ScannedAtoms makes them
    when asked): (starts, ends, kinds, table body starts, table ends, table header starts,
-   table header sizes). */
+   table header sizes); None when there is none. */
 static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
     static PyObject *s_list;
     if (!s_table) {
@@ -5643,6 +5643,10 @@ static PyObject *scan_atoms(PyObject *text, State *st, const Vec *v) {
         Span x = at[g][next[g]++];
         if (kinds < 2 || !m || x.start >= kept[m - 1].end) kind[m] = g, kept[m++] = x;
         else if (x.start == kept[m - 1].start && x.end > kept[m - 1].end) kind[m - 1] = g, kept[m - 1] = x;
+    }
+    if (!m) { /* most texts but Markdown */
+        out = Py_NewRef(Py_None);
+        goto free_kept;
     }
     /* the atoms' lists: starts, ends, kinds; the tables' body starts, ends, header starts and
        header sizes (whole) */

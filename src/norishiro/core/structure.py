@@ -325,7 +325,7 @@ class LabelledText:
         sections, atoms, paragraphs = compiled.native.scan_labelled(
             text, self._initials, self.labels, known, self._reader, self._patterns[3]
         )
-        return sections, ScannedAtoms(text, *atoms), paragraphs
+        return sections, ScannedAtoms(text, *atoms) if atoms is not None else [], paragraphs
 
     def _reader(self, text: str, scanned: tuple) -> Callable[[int, int], Heading | None]:
         """The heading reader of a text the compiled scan read (``scan``), made when a line needs it."""
