@@ -3016,11 +3016,6 @@ static PyObject *structure_lines(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* The atoms' patterns (structure atoms._MD_TABLE and _FENCED) at the lines structure_lines
-   found, matched as line_matches would match them: in order, none starting inside the one
-   before. Positions are in nl_text ("\n" + text), as the patterns' groups give them. */
-
-
 /* line_ends(text, start, stop) -> the ends of boundaries._LINE's matches in text[start:stop]
    (a line break, and more after white space, as one run), for a text whose only breaks are
    "\r\n" and "\n" (newlines.crlf_only): "\r\n" or "\n", then white space that is no break
