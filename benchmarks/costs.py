@@ -1,4 +1,4 @@
-"""Where norishiro's time goes on the bars of issue #15 that are not met, for the next
+"""Where norishiro's time goes on the bars of issue #15 nearest their edge, for the next
 change to aim at (RESULTS §14, §15). Three reports, CPU time, characters at 2,000:
 
 * ``overlap``: per chunk, what the 12.5% overlap adds over plain chunking on a shape; how
