@@ -2882,12 +2882,12 @@ static int row_shaped(State *st, Py_ssize_t j, Py_ssize_t nl) {
 static Py_ssize_t delimiter_row_end(PyObject *text, State *st, Py_ssize_t d);
 
 /* structure_lines(text, initials, labels) -> (headings, fences, tables, lead_hints,
-   paragraphs, tsv): in one
-   pass over the lines, the starts of the lines that may be a heading (for the labels, a
-   tuple of str, and their initials in lower case) or may open a code fence ` ~; the Markdown
-   tables md_tables finds at every line, as [start, body start, end, start, ...] in the
-   text's positions (table_atoms_from makes their atoms); and where structure._LEAD_HINTS match (the colon of a line that ends with one, before a
-   list item), one past it. Those are positions in nl_text ("\n" + text, which the patterns
+   paragraphs, tsv): in one pass over the lines, the starts of the lines that may be a
+   heading (for the labels, a tuple of str, and their initials in lower case) or may open a
+   code fence ` ~; the Markdown tables md_tables finds at every line, as [start, body start,
+   end, start, ...] in the text's positions (table_atoms_from makes their atoms); and where
+   structure._LEAD_HINTS match (the colon of a line that ends with one, before a list item),
+   one past it. Those are positions in nl_text ("\n" + text, which the patterns
    search): a line's start in the text is where the "\n" before it is there. find_sections
    and find_atoms try their patterns there only. And, from the same lines, paragraph_ends'
    (ends, suspects) for the text as if its only line break were "\n" (the line starts after

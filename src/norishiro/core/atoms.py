@@ -14,7 +14,7 @@ from . import compiled
 from .labels import DEFAULT_LABELS
 from .line_scan import TextLines, line_matches
 
-__all__ = ["Atom", "ScannedAtoms", "find_atoms", "may_hold_atoms"]
+__all__ = ["Atom", "ScannedAtoms", "find_atoms"]
 
 
 @dataclass(slots=True)
@@ -108,8 +108,8 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     when ``find_sections`` shares it."""
     if lines is None:
         lines = TextLines(text, DEFAULT_LABELS)
-    elif lines.headings is not None and not may_hold_atoms(lines.fences, lines.tables, lines.lead_hints, lines.tsv):
-        return []  # the compiled line scan found no line where an atom may start
+    elif lines.headings is not None and not (lines.fences or lines.tables or lines.lead_hints or len(lines.tsv) >= 6):
+        return []  # the compiled line scan found no line where an atom may start (a table: 3 lines of tabs)
     found: list[Atom] = []
     groups = 0  # how many kinds were found: each kind's spans come sorted and disjoint
     # compiled: the line scan found the lines where a fence may start, and the tables; else a
@@ -153,12 +153,6 @@ def find_atoms(text: str, lines: TextLines | None = None) -> list[Atom]:
     if groups < 2:
         return found
     return compiled.native.disjoint_atoms(found) if compiled.active() else disjoint(found)
-
-
-def may_hold_atoms(fences: list[int], tables: list[int], hints: list[int], tsv: list[int]) -> bool:
-    """Whether the compiled line scan's lists leave room for an atom: a line where a fence or a
-    lead-in may start, a table, or three tab-separated lines (``tsv``: two numbers a line)."""
-    return bool(fences or tables or hints or len(tsv) >= 6)
 
 
 def disjoint(found: list[Atom]) -> list[Atom]:
